@@ -1,0 +1,187 @@
+// Package config reads mm's YAML configuration file: every key of the
+// reference (shared/spec/config.fr.md), its default, the environment
+// overrides and the validation messages, word for word.
+//
+// The file is decoded over the defaults, so a key that is absent keeps its
+// built-in value and a key mm does not know is ignored.
+package config
+
+import (
+	"time"
+)
+
+// Config is the whole configuration of one mm agent.
+type Config struct {
+	Provider string `yaml:"provider"`
+	Model    string `yaml:"model"`
+	BaseURL  string `yaml:"baseUrl"`
+	// Fallback is nil when the key is absent (use the provider's default
+	// fallback) and points to "" when the file sets `fallback: ""` (no
+	// fallback at all).
+	Fallback      *string `yaml:"fallback"`
+	APIKeyEnv     string  `yaml:"apiKeyEnv"`
+	ContextWindow int     `yaml:"contextWindow"`
+	MaxOutput     int     `yaml:"maxOutput"`
+	MaxTurns      int     `yaml:"maxTurns"`
+	PreviewLines  int     `yaml:"previewLines"`
+
+	DisplayCommands  bool   `yaml:"displayCommands"`
+	ShowThinking     bool   `yaml:"showThinking"`
+	System           string `yaml:"system"`
+	SkillsDir        string `yaml:"skillsDir"`
+	BashTool         bool   `yaml:"bashTool"`
+	EditTools        bool   `yaml:"editTools"`
+	FetchContentTool bool   `yaml:"fetchContentTool"`
+	AskUserTool      bool   `yaml:"askUserTool"`
+
+	// Sampling is passed to the server as generation parameters, with the
+	// OpenAI names. It is kept as a map: keys the OpenAI API does not declare
+	// go to the top level of the request unchanged.
+	Sampling map[string]any `yaml:"sampling"`
+
+	WatchdogTimeout   time.Duration `yaml:"watchdogTimeout"`
+	FirstTokenTimeout time.Duration `yaml:"firstTokenTimeout"`
+	BashTimeout       time.Duration `yaml:"bashTimeout"`
+
+	Context  ContextConfig  `yaml:"context"`
+	Sessions SessionsConfig `yaml:"sessions"`
+	Trace    TraceConfig    `yaml:"trace"`
+	ACP      ACPConfig      `yaml:"acp"`
+	LSP      LSPConfig      `yaml:"lsp"`
+
+	TUI  bool `yaml:"tui"`
+	Yolo bool `yaml:"yolo"`
+	// Permissions is the deprecated predecessor of Yolo: "ask" or "auto".
+	Permissions string `yaml:"permissions"`
+
+	// MMConfigs names the other mm agents this one can ask, by name.
+	MMConfigs map[string]MMConfig `yaml:"mmConfigs"`
+
+	// Path is the configuration file that was read, as given ("" when mm
+	// runs on its built-in defaults). Dir is the absolute directory of that
+	// file ("" without a file).
+	Path string `yaml:"-"`
+	Dir  string `yaml:"-"`
+	// Warnings are the start-up warnings (not errors) the file produced, in
+	// the order found. The facade prints them.
+	Warnings []string `yaml:"-"`
+}
+
+// ContextConfig is the automatic compression of the history.
+type ContextConfig struct {
+	Enabled          bool   `yaml:"enabled"`
+	Threshold        int    `yaml:"threshold"`
+	MaxMessages      int    `yaml:"maxMessages"`
+	KeepLastTurns    int    `yaml:"keepLastTurns"`
+	SummaryMaxTokens int    `yaml:"summaryMaxTokens"`
+	Prompt           string `yaml:"prompt"`
+	ShowStats        bool   `yaml:"showStats"`
+}
+
+// SessionsConfig is the persistent sessions, per project.
+type SessionsConfig struct {
+	Enabled bool   `yaml:"enabled"`
+	Dir     string `yaml:"dir"`
+}
+
+// TraceConfig writes every model request and response to files.
+type TraceConfig struct {
+	Enabled bool   `yaml:"enabled"`
+	Dir     string `yaml:"dir"`
+}
+
+// ACPConfig is how `mm -acp` introduces itself to the editor.
+type ACPConfig struct {
+	Name  string `yaml:"name"`
+	Title string `yaml:"title"`
+}
+
+// LSPConfig lists the language servers behind the lsp tool.
+type LSPConfig struct {
+	Servers []LSPServer `yaml:"servers"`
+}
+
+// LSPServer is one language server.
+type LSPServer struct {
+	Name       string   `yaml:"name"`
+	Command    string   `yaml:"command"`
+	Args       []string `yaml:"args"`
+	Extensions []string `yaml:"extensions"`
+}
+
+// MMConfig is one entry of mmConfigs. The short form `name: path` sets only
+// Path.
+type MMConfig struct {
+	Path        string `yaml:"path"`
+	Description string `yaml:"description"`
+	// Yolo is nil when the entry does not set it: the asking agent's own
+	// yolo decides then.
+	Yolo *bool `yaml:"yolo"`
+}
+
+// Built-in values that other packages show or compare against.
+const (
+	DefaultModel    = "huggingface.co/jetbrains/mellum2-12b-a2.5b-instruct-gguf-q4_k_m:Q4_K_M"
+	DefaultACPName  = "bob"
+	DefaultACPTitle = "Bob (bash-first agent)"
+)
+
+// Default returns the built-in configuration: what mm uses for every key the
+// file does not set.
+func Default() *Config {
+	return &Config{
+		Provider:     "dmr",
+		Model:        DefaultModel,
+		MaxOutput:    16000,
+		MaxTurns:     10,
+		PreviewLines: 20,
+		ShowThinking: true,
+		System:       DefaultSystemPrompt,
+		SkillsDir:    "skills",
+		BashTool:     true,
+		EditTools:    true,
+		AskUserTool:  true,
+		Sampling: map[string]any{
+			"temperature": 0.0,
+			"top_p":       0.9,
+			"max_tokens":  4096,
+		},
+		WatchdogTimeout:   20 * time.Second,
+		FirstTokenTimeout: 3 * time.Minute,
+		BashTimeout:       30 * time.Second,
+		Context: ContextConfig{
+			Threshold:        75,
+			MaxMessages:      80,
+			KeepLastTurns:    3,
+			SummaryMaxTokens: 1200,
+			ShowStats:        true,
+		},
+		Sessions: SessionsConfig{Dir: ".mm/sessions"},
+		Trace:    TraceConfig{Dir: ".mm/traces"},
+		ACP:      ACPConfig{Name: DefaultACPName, Title: DefaultACPTitle},
+		Yolo:     true,
+	}
+}
+
+// EffectiveFirstTokenTimeout is firstTokenTimeout, never shorter than
+// watchdogTimeout (the reference's rule).
+func (c *Config) EffectiveFirstTokenTimeout() time.Duration {
+	if c.FirstTokenTimeout < c.WatchdogTimeout {
+		return c.WatchdogTimeout
+	}
+	return c.FirstTokenTimeout
+}
+
+// MaxTokens is sampling.max_tokens as an integer, 0 when unset or not a
+// number.
+func (c *Config) MaxTokens() int {
+	switch v := c.Sampling["max_tokens"].(type) {
+	case int:
+		return v
+	case int64:
+		return int(v)
+	case float64:
+		return int(v)
+	}
+	return 0
+}

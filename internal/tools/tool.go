@@ -1,0 +1,143 @@
+// Package tools is the flat registry of the tools mm declares to the model:
+// one file per tool, each a name, a short description, a hand-written JSON
+// schema and one function.
+//
+// An ordinary failure is never a Go error: its text is the tool's output, so
+// the model reads it and can do better on the next call.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/firebase/genkit/go/ai"
+)
+
+// Kind is the ACP tool-call kind an editor uses to pick an icon.
+type Kind string
+
+// The ACP kinds mm uses.
+const (
+	KindExecute Kind = "execute"
+	KindRead    Kind = "read"
+	KindEdit    Kind = "edit"
+	KindFetch   Kind = "fetch"
+	KindOther   Kind = "other"
+)
+
+// Tool is one tool: data plus one function.
+type Tool struct {
+	Name string
+	// Description and Schema are what the model reads on every request:
+	// keep them short and exact.
+	Description string
+	Schema      map[string]any
+	Kind        Kind
+
+	// Mutates reports whether this call changes something, and so waits for
+	// the user's permission when yolo is false. nil means never.
+	Mutates func(args json.RawMessage) bool
+	// Summary is the one-line description of a call for the terminal
+	// (`🛠️ bash: <summary>`). nil means the raw arguments.
+	Summary func(args json.RawMessage) string
+	// Run runs one call. The arguments are a JSON object that has already
+	// been repaired and checked against Schema's required keys.
+	Run func(ctx context.Context, args json.RawMessage) string
+}
+
+// Definition is the tool as the model sees it.
+func (t *Tool) Definition() *ai.ToolDefinition {
+	return &ai.ToolDefinition{Name: t.Name, Description: t.Description, InputSchema: t.Schema}
+}
+
+// SummaryOf is the one-line description of a call.
+func (t *Tool) SummaryOf(args json.RawMessage) string {
+	if t.Summary != nil {
+		return t.Summary(args)
+	}
+	return string(args)
+}
+
+// NeedsPermission reports whether this call must be confirmed when yolo is
+// false.
+func (t *Tool) NeedsPermission(args json.RawMessage) bool {
+	return t.Mutates != nil && t.Mutates(args)
+}
+
+// RejectedText is what the model reads when the user (or a mode where nobody
+// can answer) refuses a call: `[command rejected by the user]` for bash,
+// `[<tool> rejected by the user]` for the others.
+func RejectedText(name string) string {
+	if name == "bash" {
+		return "[command rejected by the user]"
+	}
+	return fmt.Sprintf("[%s rejected by the user]", name)
+}
+
+// Registry is the ordered set of declared tools. The order is the order of
+// Add and never changes: the server's prompt cache depends on a
+// byte-identical prefix, tool schemas included.
+type Registry struct {
+	list   []*Tool
+	byName map[string]*Tool
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{byName: map[string]*Tool{}}
+}
+
+// Add declares a tool. A second tool with the same name replaces nothing:
+// it is a programming error.
+func (r *Registry) Add(t *Tool) {
+	if _, dup := r.byName[t.Name]; dup {
+		panic("tools: duplicate tool " + t.Name)
+	}
+	r.list = append(r.list, t)
+	r.byName[t.Name] = t
+}
+
+// Lookup returns the tool with that exact name, or nil.
+func (r *Registry) Lookup(name string) *Tool {
+	if r == nil {
+		return nil
+	}
+	return r.byName[name]
+}
+
+// List returns the tools in declaration order.
+func (r *Registry) List() []*Tool {
+	if r == nil {
+		return nil
+	}
+	return r.list
+}
+
+// Names returns the tool names in declaration order.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.List()))
+	for _, t := range r.List() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// Definitions returns the model-facing definitions in declaration order.
+func (r *Registry) Definitions() []*ai.ToolDefinition {
+	defs := make([]*ai.ToolDefinition, 0, len(r.List()))
+	for _, t := range r.List() {
+		defs = append(defs, t.Definition())
+	}
+	return defs
+}
+
+// MustSchema parses a hand-written JSON schema; tools call it once at
+// construction from their embedded schema text.
+func MustSchema(text string) map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		panic(fmt.Sprintf("tools: bad schema: %v\n%s", err, text))
+	}
+	return m
+}

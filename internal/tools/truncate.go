@@ -1,0 +1,28 @@
+package tools
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// TailKeep is how many characters of the end of an over-long output are kept:
+// the end of a build log or a test run is where the error usually is.
+const TailKeep = 2000
+
+// Truncate cuts s to at most max characters (runes): the start, a one-line
+// marker saying how much was cut, and up to TailKeep characters of the end.
+// The tail never takes more than half of max, so a small max still shows
+// mostly the start.
+func Truncate(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	runes := []rune(s)
+	tail := TailKeep
+	if tail > max/2 {
+		tail = max / 2
+	}
+	head := max - tail
+	cut := len(runes) - head - tail
+	return fmt.Sprintf("%s\n[... %d characters cut ...]\n%s", string(runes[:head]), cut, string(runes[len(runes)-tail:]))
+}
