@@ -1,0 +1,221 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/firebase/genkit/go/ai"
+)
+
+// Client talks to one OpenAI-compatible server for one model. Its Generate
+// method is the handler of mm's Genkit model.
+type Client struct {
+	Provider Provider
+	// BaseURL is the endpoint that answered the probe (…/v1).
+	BaseURL string
+	Model   string
+	// APIKey is sent as a bearer token when non-empty. It only ever comes
+	// from the variable the configuration names (apiKeyEnv, or the
+	// provider's default): no other variable is read.
+	APIKey   string
+	Sampling map[string]any
+	HTTP     *http.Client
+	Trace    *Tracer // nil: no trace
+}
+
+// NewHTTPClient is the HTTP client for model calls: no overall timeout (a
+// first token can take minutes on a long prompt; the agent's watchdog
+// decides when the server is stuck), a short dial timeout, proxies from the
+// environment (never used for localhost).
+func NewHTTPClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConnsPerHost:   4,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}}
+}
+
+// Generate sends the conversation and streams the answer. Every piece reaches
+// cb as it arrives (text, reasoning, tool-call pieces, and Custom values:
+// Progress and KeepAlive). The final response holds, in order, a reasoning
+// part, a text part and one ToolRequest part per tool call whose Input is
+// the raw arguments text (a string), unparsed.
+//
+// FinishMessage carries the server's finish_reason word ("stop", "length",
+// "tool_calls"); Usage carries the token counts, with llama.cpp's timings
+// in Usage.Custom.
+func (c *Client) Generate(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
+	body, err := BuildRequest(req, RequestOptions{Model: c.Model, Sampling: c.Sampling, Progress: c.Provider.LlamaCpp})
+	if err != nil {
+		return nil, &EngineError{Msg: "cannot build the request: " + err.Error()}
+	}
+	url := c.BaseURL + "/chat/completions"
+	trace := c.Trace.begin(body)
+
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, &EngineError{Msg: err.Error()}
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	if c.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	client := c.HTTP
+	if client == nil {
+		client = http.DefaultClient
+	}
+	start := time.Now()
+	resp, err := client.Do(hreq)
+	if err != nil {
+		trace.failure(http.MethodPost, url, err)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, engineErrorf("POST %s: %v", url, netReason(err, ctx))
+	}
+	defer resp.Body.Close()
+
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode >= 300 || mediaType == "application/json" {
+		raw, rerr := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+		trace.json(resp.StatusCode, raw)
+		if rerr != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if resp.StatusCode >= 300 {
+			return nil, httpError(url, resp.StatusCode, raw)
+		}
+		rep, err := readJSON(ctx, raw, cb)
+		if err != nil {
+			return nil, err
+		}
+		return c.response(req, rep, start), nil
+	}
+
+	var src io.Reader = resp.Body
+	if w := trace.stream(resp.StatusCode); w != nil {
+		defer w.Close()
+		src = io.TeeReader(resp.Body, w)
+	}
+	rep, err := readStream(ctx, src, cb)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	return c.response(req, rep, start), nil
+}
+
+// httpError turns an HTTP error answer into the user's message: the JSON
+// error's message when there is one (llama.cpp, Ollama and OpenAI all send
+// {"error": …}), else the start of the body.
+func httpError(url string, status int, body []byte) error {
+	msg := ""
+	var env struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &env) == nil && len(env.Error) > 0 {
+		msg = errorMessage(env.Error)
+	}
+	if msg == "" {
+		msg = clip(string(bytes.TrimSpace(body)), 300)
+	}
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	return &EngineError{Status: status, Msg: "the server answered HTTP " + itoa(status) + " to POST " + url + ": " + msg}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+func (c *Client) response(req *ai.ModelRequest, rep *reply, start time.Time) *ai.ModelResponse {
+	msg := &ai.Message{Role: ai.RoleModel}
+	if rep.reasoning.Len() > 0 {
+		msg.Content = append(msg.Content, ai.NewReasoningPart(rep.reasoning.String(), nil))
+	}
+	if rep.text.Len() > 0 {
+		msg.Content = append(msg.Content, ai.NewTextPart(rep.text.String()))
+	}
+	for _, call := range rep.calls {
+		msg.Content = append(msg.Content, ai.NewToolRequestPart(&ai.ToolRequest{Name: call.Name, Ref: call.ID, Input: call.Arguments}))
+	}
+	resp := &ai.ModelResponse{
+		Request:       req,
+		Message:       msg,
+		FinishMessage: rep.finish,
+		FinishReason:  finishReason(rep.finish),
+		LatencyMs:     float64(time.Since(start).Microseconds()) / 1000,
+	}
+	if rep.usage != nil || rep.timings != nil {
+		u := &ai.GenerationUsage{}
+		if rep.usage != nil {
+			u.InputTokens = rep.usage.PromptTokens
+			u.OutputTokens = rep.usage.CompletionTokens
+			u.TotalTokens = rep.usage.TotalTokens
+			if d := rep.usage.PromptTokensDetails; d != nil {
+				u.CachedContentTokens = d.CachedTokens
+			}
+		} else {
+			// Without include_usage support, llama.cpp's timings still
+			// say how many tokens went in and out.
+			u.InputTokens = int(rep.timings["prompt_n"] + rep.timings["cache_n"])
+			u.CachedContentTokens = int(rep.timings["cache_n"])
+			u.OutputTokens = int(rep.timings["predicted_n"])
+			u.TotalTokens = u.InputTokens + u.OutputTokens
+		}
+		if rep.timings != nil {
+			u.Custom = map[string]float64(rep.timings)
+		}
+		resp.Usage = u
+	}
+	return resp
+}
+
+func finishReason(s string) ai.FinishReason {
+	switch s {
+	case "stop", "tool_calls", "function_call":
+		return ai.FinishReasonStop
+	case "length":
+		return ai.FinishReasonLength
+	case "content_filter":
+		return ai.FinishReasonBlocked
+	case "":
+		return ai.FinishReasonUnknown
+	}
+	return ai.FinishReasonOther
+}
+
+// RawToolCalls returns the tool calls of a response as the server sent them.
+func RawToolCalls(m *ai.Message) []RawToolCall {
+	var out []RawToolCall
+	if m == nil {
+		return nil
+	}
+	for i, p := range m.Content {
+		if p.ToolRequest == nil {
+			continue
+		}
+		out = append(out, RawToolCall{Index: i, ID: p.ToolRequest.Ref, Name: p.ToolRequest.Name, Arguments: ArgumentsText(p.ToolRequest.Input)})
+	}
+	return out
+}
+
+// IsCanceled reports whether err is a context cancellation.
+func IsCanceled(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,153 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ProbeTimeout is how long a base URL has to answer GET /models before mm
+// tries the fallback (the reference's 2 s).
+const ProbeTimeout = 2 * time.Second
+
+// EndpointOptions says where to look for the model server.
+type EndpointOptions struct {
+	Provider Provider
+	// BaseURL is the configured baseUrl; "" means the provider's.
+	BaseURL string
+	// Fallback is the configured fallback: nil means the provider's, a
+	// pointer to "" means none.
+	Fallback *string
+	APIKey   string
+	HTTP     *http.Client
+}
+
+// Endpoint is the server that answered.
+type Endpoint struct {
+	// BaseURL is the OpenAI-compatible base (…/v1), without a trailing slash.
+	BaseURL string
+	// Models is the body of its GET /models answer, kept because it can
+	// carry the context window (llama.cpp's data[].meta.n_ctx).
+	Models []byte
+	// Tried lists the URLs probed, in order.
+	Tried []string
+}
+
+// Candidates returns the base URLs to try, in order, without duplicates.
+func (o EndpointOptions) Candidates() []string {
+	base := o.BaseURL
+	if base == "" {
+		base = o.Provider.BaseURL
+	}
+	fallback := o.Provider.Fallback
+	if o.Fallback != nil {
+		fallback = *o.Fallback
+	}
+	urls := []string{strings.TrimRight(base, "/")}
+	if fb := strings.TrimRight(fallback, "/"); fb != "" && fb != urls[0] {
+		urls = append(urls, fb)
+	}
+	return urls
+}
+
+type probeResult struct {
+	body []byte
+	err  error
+}
+
+// ResolveEndpoint finds the server to talk to: GET <baseUrl>/models with a
+// 2 s limit, then the fallback. Any HTTP answer counts (a server that is
+// still loading its model answers 503, and is the right one to use); only a
+// network failure or silence moves on. The probes run at the same time so
+// a dead base URL costs no extra wait before the fallback.
+func ResolveEndpoint(ctx context.Context, o EndpointOptions) (*Endpoint, error) {
+	urls := o.Candidates()
+	client := o.HTTP
+	if client == nil {
+		client = http.DefaultClient
+	}
+	results := make([]chan probeResult, len(urls))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for i, u := range urls {
+		results[i] = make(chan probeResult, 1)
+		go func(u string, out chan<- probeResult) {
+			body, err := probe(ctx, client, u+"/models", o.APIKey)
+			out <- probeResult{body, err}
+		}(u, results[i])
+	}
+	var failures []string
+	for i, u := range urls {
+		r := <-results[i]
+		if r.err == nil {
+			return &Endpoint{BaseURL: u, Models: r.body, Tried: urls[:i+1]}, nil
+		}
+		if ctx.Err() != nil && errors.Is(r.err, context.Canceled) {
+			return nil, r.err
+		}
+		failures = append(failures, fmt.Sprintf("GET %s/models: %s", u, r.err))
+	}
+	return nil, engineErrorf("no model server answered (%s) — %s, or point mm at a running server with baseUrl in the config or AGENT_BASE_URL",
+		strings.Join(failures, "; "), o.Provider.StartHint)
+}
+
+func probe(ctx context.Context, client *http.Client, url, apiKey string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, netReason(err, ctx)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return body, nil
+}
+
+// netReason turns a transport error into the few words a user needs.
+func netReason(err error, ctx context.Context) error {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("no answer within %s", formatDuration(ProbeTimeout))
+	case errors.Is(err, context.Canceled):
+		return context.Canceled
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return errors.New("connection refused")
+	case errors.As(err, &dns):
+		return fmt.Errorf("unknown host %s", dns.Name)
+	}
+	var uerr interface{ Unwrap() error }
+	if errors.As(err, &uerr) && uerr.Unwrap() != nil {
+		return uerr.Unwrap()
+	}
+	return err
+}
+
+// formatDuration writes a duration the way the configuration does: 20s, 3m,
+// 1m30s, 500ms (Go's String would say 3m0s).
+func formatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// FormatDuration is formatDuration for the other packages' messages.
+func FormatDuration(d time.Duration) string { return formatDuration(d) }

@@ -1,0 +1,18 @@
+package llm
+
+import "fmt"
+
+// EngineError is a failure of the model server or of the way to it: nothing
+// answered, an HTTP error, a broken stream. The user sees its text as is;
+// the command-line facades exit with code 3 on it.
+type EngineError struct {
+	Msg string
+	// Status is the HTTP status when the server answered with an error, else 0.
+	Status int
+}
+
+func (e *EngineError) Error() string { return "[engine error: " + e.Msg + "]" }
+
+func engineErrorf(format string, args ...any) *EngineError {
+	return &EngineError{Msg: fmt.Sprintf(format, args...)}
+}
