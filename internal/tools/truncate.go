@@ -9,8 +9,9 @@ import (
 // the end of a build log or a test run is where the error usually is.
 const TailKeep = 2000
 
-// Truncate cuts s to at most max characters (runes): the start, a one-line
-// marker saying how much was cut, and up to TailKeep characters of the end.
+// Truncate keeps max characters (runes) of an over-long s: the start and up
+// to TailKeep characters of the end, with a one-line marker between them
+// saying how many were cut.
 // The tail never takes more than half of max, so a small max still shows
 // mostly the start.
 func Truncate(s string, max int) string {
