@@ -1,0 +1,93 @@
+// Command llmtest runs mm's scripted OpenAI-compatible test server by hand,
+// so mm can be tried without a model:
+//
+//	go run ./cmd/llmtest [-addr 127.0.0.1:8080] [-script file.yaml] [-demo]
+//	                     [-provider llamacpp|ollama] [-nctx 2048] [-model tiny.gguf]
+//
+// Without -script it answers with the rule-based demo model; with -script it
+// plays the script's turns, then the demo model if -demo is given. It logs
+// one line per request to stderr and runs until interrupted.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"mm/internal/llmtest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run serves until ctx ends (Ctrl-C in main) and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("llmtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "", "listen address (default 127.0.0.1:8080 for llamacpp, 127.0.0.1:11434 for ollama, the servers' own ports)")
+	script := fs.String("script", "", "YAML or JSON script of turns (see docs/llmtest.md)")
+	demo := fs.Bool("demo", false, "answer with the demo model (the default without -script; after the script with it)")
+	provider := fs.String("provider", "llamacpp", "server to imitate: llamacpp or ollama")
+	nctx := fs.Int("nctx", 2048, "context window reported by /props, /v1/models or /api/show (-1: leave it out)")
+	model := fs.String("model", "tiny.gguf", "model name reported by the server")
+	apiKey := fs.String("api-key", "", "require Authorization: Bearer <key>")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "llmtest: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *addr == "" {
+		*addr = "127.0.0.1:8080"
+		if *provider == "ollama" {
+			*addr = "127.0.0.1:11434"
+		}
+	}
+	var turns []llmtest.Turn
+	if *script != "" {
+		var err error
+		if turns, err = llmtest.LoadScript(*script); err != nil {
+			fmt.Fprintf(stderr, "llmtest: %v\n", err)
+			return 1
+		}
+	} else {
+		*demo = true
+	}
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, a...)...)
+	}
+	s, err := llmtest.Start(llmtest.Options{
+		ModelName: *model, NCtx: *nctx, Provider: *provider, APIKey: *apiKey,
+		Addr: *addr, Demo: *demo, Logf: logf,
+	}, turns...)
+	if err != nil {
+		fmt.Fprintf(stderr, "llmtest: %v\n", err)
+		return 1
+	}
+	defer s.Close()
+
+	what := "demo model"
+	if *script != "" {
+		what = fmt.Sprintf("%d scripted turns", len(turns))
+		if *demo {
+			what += ", then the demo model"
+		}
+	}
+	fmt.Fprintf(stdout, "llmtest: imitating %s on %s (%s), Ctrl-C to stop\n", *provider, s.Root(), what)
+	fmt.Fprintf(stdout, "AGENT_BASE_URL=%s\n", s.URL())
+	// Single quotes: the backquotes must reach mm, not the shell.
+	fmt.Fprintf(stdout, "try: AGENT_PROVIDER=%s AGENT_BASE_URL=%s mm -p 'run `ls`'\n", *provider, s.URL())
+	<-ctx.Done()
+	fmt.Fprintln(stderr, "llmtest: stopping")
+	return 0
+}
