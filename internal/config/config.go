@@ -36,7 +36,9 @@ type Config struct {
 
 	// Sampling is passed to the server as generation parameters, with the
 	// OpenAI names. It is kept as a map: keys the OpenAI API does not declare
-	// go to the top level of the request unchanged.
+	// go to the top level of the request unchanged. The Go type of each
+	// value is described on decoder.sampling; IsOpenAISamplingKey tells the
+	// declared keys.
 	Sampling map[string]any `yaml:"sampling"`
 
 	WatchdogTimeout   time.Duration `yaml:"watchdogTimeout"`
@@ -57,9 +59,10 @@ type Config struct {
 	// MMConfigs names the other mm agents this one can ask, by name.
 	MMConfigs map[string]MMConfig `yaml:"mmConfigs"`
 
-	// Path is the configuration file that was read, as given ("" when mm
-	// runs on its built-in defaults). Dir is the absolute directory of that
-	// file ("" without a file).
+	// Path is the configuration file that was read, as given on the command
+	// line ("agent.yaml" when it was picked up from the current directory,
+	// "" when mm runs on its built-in defaults). Dir is the absolute
+	// directory of that file ("" without a file).
 	Path string `yaml:"-"`
 	Dir  string `yaml:"-"`
 	// Warnings are the start-up warnings (not errors) the file produced, in
@@ -112,6 +115,8 @@ type LSPServer struct {
 // MMConfig is one entry of mmConfigs. The short form `name: path` sets only
 // Path.
 type MMConfig struct {
+	// Path is absolute: a relative path in the file is resolved against the
+	// directory of the file that declares it.
 	Path        string `yaml:"path"`
 	Description string `yaml:"description"`
 	// Yolo is nil when the entry does not set it: the asking agent's own

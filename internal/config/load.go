@@ -1,0 +1,207 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ImplicitPath is the file mm reads when no -config option names one, if it
+// exists in the current directory.
+const ImplicitPath = "agent.yaml"
+
+// NoFile is the <path> of an error found while mm runs on its built-in
+// defaults (no file at all), for instance a bad AGENT_YOLO.
+const NoFile = "(built-in defaults)"
+
+// Error is a configuration error. mm prints it and exits with code 1.
+type Error struct {
+	// Path is the configuration file as given on the command line,
+	// "agent.yaml" when it was picked up implicitly, NoFile without a file.
+	Path string
+	// Line is the 1-based line of the offending value, 0 when the message is
+	// about the resulting configuration rather than one place in the file
+	// (the reference's validation messages carry no line).
+	Line int
+	// Msg is the message, without path or line.
+	Msg string
+}
+
+// Error gives `[config error: <path>: <message>]`, with `line N: ` before
+// the message when the line is known.
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("[config error: %s: line %d: %s]", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("[config error: %s: %s]", e.Path, e.Msg)
+}
+
+// Load reads the configuration. path "" means ./agent.yaml when it exists,
+// else the built-in defaults. getenv reads the environment overrides (nil
+// means os.Getenv); tests pass their own.
+//
+// Every failure is an *Error.
+func Load(path string, getenv func(string) string) (*Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	shown := path
+	if path == "" {
+		data, err := os.ReadFile(ImplicitPath)
+		switch {
+		case err == nil:
+			return load(data, ImplicitPath, getenv)
+		case errors.Is(err, fs.ErrNotExist):
+			return finish(Default(), NoFile, false, getenv)
+		default:
+			return nil, &Error{Path: ImplicitPath, Msg: readFailure(err)}
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Path: shown, Msg: readFailure(err)}
+	}
+	return load(data, shown, getenv)
+}
+
+// readFailure words a read error without repeating the path, which the
+// error's prefix already gives.
+func readFailure(err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return "cannot read the file: it does not exist"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "cannot read the file: " + pe.Err.Error()
+	}
+	return "cannot read the file: " + err.Error()
+}
+
+// load decodes data, the content of the file shown as path, over the
+// defaults.
+func load(data []byte, path string, getenv func(string) string) (*Config, error) {
+	cfg := Default()
+	cfg.Path = path
+	if abs, err := filepath.Abs(filepath.Dir(path)); err == nil {
+		cfg.Dir = abs
+	} else {
+		cfg.Dir = filepath.Dir(path)
+	}
+
+	root, err := parseYAML(data, path)
+	if err != nil {
+		return nil, err
+	}
+	d := &decoder{file: path, dir: cfg.Dir, cfg: cfg, budget: nodeBudget}
+	if root != nil {
+		if err := d.top(root); err != nil {
+			return nil, err
+		}
+	}
+	cfg.Warnings = append(cfg.Warnings, d.warnings...)
+	return finish(cfg, path, d.permissionsSet, getenv)
+}
+
+// syntaxLine splits yaml.v3's "yaml: line 3: message".
+var syntaxLine = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
+
+// parseYAML parses the first document of data into a node tree. It returns
+// nil for a document with no content (an empty file, only comments, or a
+// bare null): that file is the defaults.
+func parseYAML(data []byte, path string) (root *yaml.Node, err error) {
+	// yaml.v3 has panicked on crafted input in the past; a configuration
+	// file must never crash mm, so a panic becomes an ordinary error.
+	defer func() {
+		if r := recover(); r != nil {
+			root, err = nil, &Error{Path: path, Msg: "the file is not valid YAML"}
+		}
+	}()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := err.Error()
+		if m := syntaxLine.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, &Error{Path: path, Line: line, Msg: m[2]}
+		}
+		return nil, &Error{Path: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, nil
+	}
+	n := resolve(doc.Content[0])
+	if isNull(n) {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, &Error{Path: path, Line: n.Line,
+			Msg: "the file must be a mapping of keys to values, like maxTurns: 40, got " + describe(n)}
+	}
+	return n, nil
+}
+
+// finish applies what comes after the file: the deprecated permissions key,
+// the environment overrides, then the validation of the result.
+func finish(cfg *Config, path string, permissionsSet bool, getenv func(string) string) (*Config, error) {
+	fail := func(msg string) (*Config, error) { return nil, &Error{Path: path, Msg: msg} }
+
+	if permissionsSet {
+		switch cfg.Permissions {
+		case "ask":
+			// ask wins over yolo: true in the same file, as the reference
+			// says; AGENT_YOLO below still wins over both.
+			cfg.Yolo = false
+			cfg.Warnings = append(cfg.Warnings, "[warning: permissions: ask is deprecated — use yolo: false instead; mm reads it as yolo: false until then]")
+		case "auto":
+			cfg.Warnings = append(cfg.Warnings, "[warning: permissions: auto is deprecated — remove it; it changes nothing, yolo decides (true unless set)]")
+		default:
+			return fail(`permissions must be "auto" or "ask"`)
+		}
+	}
+
+	if v := getenv("AGENT_PROVIDER"); v != "" {
+		cfg.Provider = v
+	}
+	if v := getenv("AGENT_MODEL"); v != "" {
+		cfg.Model = v
+	}
+	if v := getenv("AGENT_BASE_URL"); v != "" {
+		cfg.BaseURL = v
+	}
+	if v := getenv("AGENT_YOLO"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fail("AGENT_YOLO=" + strconv.Quote(v) + ": must be true or false")
+		}
+		cfg.Yolo = b
+	}
+	if v := getenv("AGENT_TRACE"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fail("AGENT_TRACE=" + strconv.Quote(v) + ": must be true or false")
+		}
+		cfg.Trace.Enabled = b
+	}
+
+	if msg := cfg.validate(); msg != "" {
+		return fail(msg)
+	}
+	return cfg, nil
+}
+
+// CompressionWarning is the start-up warning for automatic compression that
+// can never trigger: enabled, the context window unknown, and the message
+// count disabled. Only the engine knows whether the server told the window,
+// so it calls this once it has asked. "" means no warning.
+func (c *Config) CompressionWarning(windowKnown bool) string {
+	if !c.Context.Enabled || windowKnown || c.Context.MaxMessages != 0 {
+		return ""
+	}
+	return "[warning: context.enabled is true, the window is unknown and context.maxMessages is 0 — the history will never be compressed automatically; set contextWindow or context.maxMessages]"
+}
