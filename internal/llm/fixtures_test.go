@@ -75,6 +75,10 @@ type streamed struct {
 func (s *streamed) cb(_ context.Context, c *ai.ModelResponseChunk) error {
 	switch v := c.Custom.(type) {
 	case KeepAlive:
+		if !v.Comment {
+			s.seenData = true
+			return nil
+		}
 		s.keepAlives++
 		if !s.seenData {
 			s.keepAliveBeforeFirstData = true

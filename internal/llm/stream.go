@@ -22,10 +22,14 @@ type Progress struct {
 	TimeMs    int `json:"time_ms"`
 }
 
-// KeepAlive is an SSE comment (llama.cpp's `:` ping). It reaches the stream
-// callback as a chunk's Custom value: the server is alive even though no
-// token came.
-type KeepAlive struct{}
+// KeepAlive is a sign of life that carries nothing to show: an SSE comment
+// (llama.cpp's `:` ping), or an event without text, reasoning, tool call or
+// progress (the role chunk, the usage chunk). It reaches the stream callback
+// as a chunk's Custom value.
+type KeepAlive struct {
+	// Comment is true for an SSE comment, the server's own keep-alive.
+	Comment bool
+}
 
 // Timings is llama.cpp's per-request timing report (prompt_n, cache_n,
 // predicted_n, …); the context in use is cache_n+prompt_n+predicted_n.
@@ -96,6 +100,7 @@ type reply struct {
 	usage     *wireUsage
 	timings   Timings
 	done      bool // [DONE] seen
+	pieces    int  // chunks emitted (progress, text, reasoning, tool-call pieces)
 }
 
 func (r *reply) call(d wireToolCallDelta) *RawToolCall {
@@ -226,7 +231,7 @@ func readStream(ctx context.Context, body io.Reader, cb ai.ModelStreamCallback) 
 			return rep, engineErrorf("the stream from the server broke: %v", err)
 		}
 		if ev.comment {
-			if err := emit(&ai.ModelResponseChunk{Custom: KeepAlive{}}); err != nil {
+			if err := emit(&ai.ModelResponseChunk{Custom: KeepAlive{Comment: true}}); err != nil {
 				return rep, err
 			}
 			continue
@@ -242,15 +247,27 @@ func readStream(ctx context.Context, body io.Reader, cb ai.ModelStreamCallback) 
 		if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
 			return rep, engineErrorf("the server reported an error mid-stream: %s", errorMessage(chunk.Error))
 		}
+		n := rep.pieces
 		if err := rep.absorb(&chunk, emit); err != nil {
 			return rep, err
+		}
+		if rep.pieces == n {
+			// An event with nothing to show (the role chunk, the finish or
+			// usage chunk) still proves the server is alive.
+			if err := emit(&ai.ModelResponseChunk{Custom: KeepAlive{}}); err != nil {
+				return rep, err
+			}
 		}
 	}
 }
 
 // absorb adds one chunk (streamed or a whole non-streaming answer) to the
 // reply, emitting its pieces.
-func (rep *reply) absorb(chunk *wireChunk, emit func(*ai.ModelResponseChunk) error) error {
+func (rep *reply) absorb(chunk *wireChunk, send func(*ai.ModelResponseChunk) error) error {
+	emit := func(c *ai.ModelResponseChunk) error {
+		rep.pieces++
+		return send(c)
+	}
 	if chunk.PromptProgress != nil {
 		if err := emit(&ai.ModelResponseChunk{Custom: *chunk.PromptProgress}); err != nil {
 			return err

@@ -120,6 +120,10 @@ type Request struct {
 	Body         []byte         // exactly as received
 	JSON         map[string]any // decoded body (nil if not a JSON object)
 	At           time.Time      // arrival time
+	// Done is when the server finished answering (zero while it still is):
+	// the time between one request's Done and the next one's At is the
+	// client's own time, which the benchmarks measure.
+	Done time.Time
 }
 
 // Options configures a Server.
@@ -411,6 +415,9 @@ func (s *Server) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 	// headers identical to the captures.
 	w.Header()["Date"] = nil
 	note := s.route(w, r, &req, n)
+	s.mu.Lock()
+	s.requests[n-1].Done = time.Now()
+	s.mu.Unlock()
 	if s.opts.Logf != nil {
 		line := fmt.Sprintf("%s %s -> %d", r.Method, r.URL.Path, w.status)
 		if w.status == 0 {

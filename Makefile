@@ -1,0 +1,43 @@
+# mm — build, test, benchmark. `make help` lists the targets.
+
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X mm/internal/version.Version=$(VERSION)
+GO      ?= go
+
+.PHONY: help build install run test vet fmt-check bench llmtest clean
+
+help:
+	@echo "make build     build ./mm"
+	@echo "make install   install mm into \$$(go env GOPATH)/bin"
+	@echo "make run       build and start mm (ARGS='-p \"…\"' for one prompt)"
+	@echo "make test      vet, format check and every test"
+	@echo "make bench     benchmarks (figures go to docs/benchmarks.md by hand)"
+	@echo "make llmtest   start the scripted model server by hand (demo model)"
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o mm ./cmd/mm
+
+install:
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/mm
+
+run: build
+	./mm $(ARGS)
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+test: vet fmt-check
+	$(GO) test -count=1 -timeout 8m ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 20m ./...
+
+llmtest:
+	$(GO) run ./cmd/llmtest -demo $(ARGS)
+
+clean:
+	rm -f mm llmtest

@@ -1,0 +1,98 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"mm/internal/llmtest"
+)
+
+// The figures of docs/benchmarks.md. Targets (issue #2): first request
+// within 20 ms of start, peak RSS under 40 MB, fixed prompt under 6 KB.
+
+func BenchmarkVersion(b *testing.B) {
+	for b.Loop() {
+		if out, err := exec.Command(mmBin, "--version").Output(); err != nil || len(out) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFirstRequest measures `mm -p` from process start to the scripted
+// server receiving the probe (GET /models) and the first chat request.
+func BenchmarkFirstRequest(b *testing.B) {
+	srv, err := llmtest.Start(llmtest.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	dir := b.TempDir()
+	var probe, first time.Duration
+	for b.Loop() {
+		srv.Push(llmtest.Turn{Text: "ok"})
+		n := len(srv.Requests())
+		cmd := exec.Command(mmBin, "-p", "hi")
+		cmd.Dir = dir
+		cmd.Env = append(cleanEnv(), "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		reqs := srv.Requests()[n:]
+		if len(reqs) < 2 {
+			b.Fatalf("requests: %d", len(reqs))
+		}
+		probe += reqs[0].At.Sub(start)
+		first += reqs[len(reqs)-1].At.Sub(start)
+	}
+	b.ReportMetric(float64(probe.Microseconds())/1000/float64(b.N), "ms-to-probe")
+	b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms-to-first-chat")
+}
+
+// BenchmarkTenTurnRun runs `mm -p` through 10 model calls (9 bash calls,
+// then the answer) and reports the process's peak RSS and the gaps between
+// the end of a response and the next request (they include the bash run;
+// BenchmarkAgentTurn in internal/agent isolates the agent's own time).
+func BenchmarkTenTurnRun(b *testing.B) {
+	srv, err := llmtest.Start(llmtest.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	dir := b.TempDir()
+	cfg := filepath.Join(dir, "bench.yaml")
+	os.WriteFile(cfg, []byte("provider: llamacpp\nmaxTurns: 40\n"), 0o644)
+	var rss int64
+	var gaps time.Duration
+	var nGaps int
+	for b.Loop() {
+		for i := 0; i < 9; i++ {
+			args, _ := json.Marshal(map[string]string{"command": "true " + strconv.Itoa(i)})
+			srv.Push(llmtest.Turn{Text: "step", ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: string(args)}}})
+		}
+		srv.Push(llmtest.Turn{Text: "done"})
+		n := len(srv.ChatRequests())
+		cmd := exec.Command(mmBin, "-c", cfg, "-p", "go")
+		cmd.Dir = dir
+		cmd.Env = append(cleanEnv(), "AGENT_BASE_URL="+srv.URL())
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > rss {
+			rss = ru.Maxrss
+		}
+		reqs := srv.ChatRequests()[n:]
+		for i := 1; i < len(reqs); i++ {
+			gaps += reqs[i].At.Sub(reqs[i-1].Done)
+			nGaps++
+		}
+	}
+	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
+	b.ReportMetric(float64(gaps.Microseconds())/1000/float64(nGaps), "ms-gap/turn")
+}

@@ -1,0 +1,105 @@
+// Command mm is a terminal coding agent for local models served by
+// OpenAI-compatible servers (Docker Model Runner, llama.cpp, Ollama,
+// llmman). main reads the flags and the configuration and hands over to
+// one facade; nothing else lives here.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"mm/internal/config"
+	"mm/internal/engine"
+	"mm/internal/oneshot"
+	"mm/internal/ui"
+	"mm/internal/version"
+)
+
+// usage lists every flag, one line each.
+const usage = `mm — a terminal coding agent for local models
+
+Usage:
+  mm -p "prompt" [flags]   answer one prompt and exit (text piped on stdin is appended)
+
+Flags:
+  -p PROMPT                answer this prompt: the answer on stdout, activity on stderr
+  -c PATH, -config PATH    configuration file (default: ./agent.yaml when present, else built-in defaults)
+  -version                 print the version and exit
+  -h, -help                print this help and exit
+
+Environment: AGENT_PROVIDER, AGENT_MODEL, AGENT_BASE_URL, AGENT_YOLO, AGENT_TRACE override the file.
+Exit codes: 0 answered, 1 configuration error, 2 usage error, 3 model server unreachable or failed,
+4 turn stopped (watchdog, maxTurns, max_tokens, loop detector), 130 interrupted.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	prompt := fs.String("p", "", "answer this prompt, print the answer on stdout, and exit")
+	var cfgPath string
+	fs.StringVar(&cfgPath, "config", "", "configuration file (default ./agent.yaml when present, else built-in defaults)")
+	fs.StringVar(&cfgPath, "c", "", "same as -config")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return oneshot.ExitOK
+		}
+		fmt.Fprintln(stderr, "run mm -help for the flags")
+		return oneshot.ExitUsage
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "mm", version.String())
+		return oneshot.ExitOK
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mm: unexpected argument %q (a prompt goes after -p)\n", fs.Arg(0))
+		return oneshot.ExitUsage
+	}
+	promptSet := false
+	fs.Visit(func(f *flag.Flag) { promptSet = promptSet || f.Name == "p" })
+	if !promptSet {
+		fmt.Fprintln(stderr, `mm: the interactive mode is not available yet; use mm -p "…"`)
+		return oneshot.ExitUsage
+	}
+
+	cfg, err := config.Load(cfgPath, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return oneshot.ExitConfig
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(stderr, w)
+	}
+	question, err := oneshot.Prompt(*prompt, stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return oneshot.ExitUsage
+	}
+	if question == "" {
+		fmt.Fprintln(stderr, "mm: the prompt is empty")
+		return oneshot.ExitUsage
+	}
+
+	warn := func(s string) { fmt.Fprintln(stderr, s) }
+	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
+	if err != nil {
+		return oneshot.ExitCode(err, stderr)
+	}
+	// After engine.Start: Genkit's Init resets the signal handlers.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	p := ui.NewPrinter(stdout, stderr, cfg.ShowThinking, cfg.PreviewLines)
+	return oneshot.Run(ctx, eng.Agent, question, p)
+}

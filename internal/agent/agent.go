@@ -1,0 +1,489 @@
+// Package agent is mm's generation loop: per question, up to maxTurns
+// model ↔ tools round trips. It streams the model's answer to a UI, repairs
+// and runs the tool calls itself, asks the UI for permission when it must,
+// and stops a turn that hangs, loops or runs away. It never prints: every
+// facade (one-shot, line REPL, ACP) drives it through the UI interface.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/firebase/genkit/go/ai"
+
+	"mm/internal/llm"
+	"mm/internal/toolcall"
+	"mm/internal/tools"
+)
+
+// StopError ends a turn that mm stopped itself: watchdog, max turns,
+// max_tokens, loop detector, runaway tool call. The command-line facades
+// exit with code 4 on it.
+type StopError struct{ Msg string }
+
+func (e *StopError) Error() string { return "[error: " + e.Msg + "]" }
+
+// Decision is the user's answer to a permission request.
+type Decision int
+
+const (
+	// Refuse refuses this call.
+	Refuse Decision = iota
+	// AllowOnce runs this call.
+	AllowOnce
+	// AllowSession runs this call and every later call of the same tool.
+	AllowSession
+	// Never refuses this call and every later call of the same tool.
+	Never
+)
+
+// Call is one tool call as the UI sees it.
+type Call struct {
+	ID      string
+	Name    string
+	Args    json.RawMessage
+	Summary string
+	Kind    tools.Kind
+	// Repairs says what mm fixed in a broken call before running it.
+	Repairs []string
+
+	// Set when the call has run.
+	Output   string
+	Refused  bool
+	Duration time.Duration
+}
+
+// UI receives what happens during a turn. Implementations must return
+// quickly from the event methods (they run on the stream's goroutine).
+type UI interface {
+	// Text and Thinking are pieces of the answer and of the reasoning.
+	Text(delta string)
+	Thinking(delta string)
+	// Progress reports how far the server has read the prompt (llama.cpp).
+	Progress(p llm.Progress)
+	// Composing reports that a tool call is being streamed: its name and
+	// the size of its arguments so far.
+	Composing(name string, size int)
+	ToolStart(c *Call)
+	ToolEnd(c *Call)
+	// Notice is a line for the user about something mm did (a call cut by
+	// max_tokens handed back to the model, a call not run).
+	Notice(msg string)
+	// Permission asks whether a call that changes something may run. It is
+	// only asked when yolo is false.
+	Permission(ctx context.Context, c *Call) Decision
+}
+
+// Options configures an Agent.
+type Options struct {
+	Model ai.Model
+	Tools *tools.Registry
+	// System is the system prompt, the first message of every history.
+	System    string
+	MaxTurns  int
+	MaxOutput int
+	// MaxTokens is sampling.max_tokens, for the messages about it.
+	MaxTokens int
+	// Watchdog is watchdogTimeout; FirstToken is firstTokenTimeout. 0
+	// disables the watchdog.
+	Watchdog   time.Duration
+	FirstToken time.Duration
+	Yolo       bool
+}
+
+// maxTokensRetries is how many times a tool call cut by max_tokens is handed
+// back to the model before the turn stops.
+const maxTokensRetries = 2
+
+// Agent holds one conversation.
+type Agent struct {
+	opts Options
+
+	mu      sync.Mutex // guards history (Ask runs one at a time)
+	history []*ai.Message
+	loop    loopDetector
+	allowed map[string]bool // tools allowed for the session
+	never   map[string]bool // tools refused for the session
+	callSeq int
+}
+
+// New returns an agent with an empty conversation.
+func New(opts Options) *Agent {
+	a := &Agent{opts: opts}
+	a.Reset()
+	return a
+}
+
+// Reset starts a new conversation (/new): the history is back to the system
+// prompt, the loop detector and the session's permission answers are
+// forgotten.
+func (a *Agent) Reset() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.history = nil
+	if a.opts.System != "" {
+		a.history = append(a.history, ai.NewSystemTextMessage(a.opts.System))
+	}
+	a.loop.reset()
+	a.allowed = map[string]bool{}
+	a.never = map[string]bool{}
+}
+
+// History returns the conversation so far.
+func (a *Agent) History() []*ai.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*ai.Message(nil), a.history...)
+}
+
+// Usage is the token usage the server reported for one question.
+type Usage struct {
+	Input, Output, Cached int
+	// Context is the prompt size of the last model call: how much of the
+	// context window the conversation uses now.
+	Context int
+}
+
+// Result is what one question produced.
+type Result struct {
+	// Text is the final answer (the text of the last model reply).
+	Text string
+	// ModelCalls is the number of model calls made.
+	ModelCalls int
+	// ToolCalls counts the tool responses per tool name.
+	ToolCalls map[string]int
+	// Calls lists the calls that ran, in order (for displayCommands).
+	Calls   []*Call
+	Usage   Usage
+	Elapsed time.Duration
+}
+
+// Ask runs one question to its answer. The returned Result is never nil:
+// on an error it holds what happened before it. The error is an
+// *llm.EngineError (server), a *StopError (mm stopped the turn), or the
+// context's error when the turn was cancelled.
+func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	start := time.Now()
+	res := &Result{ToolCalls: map[string]int{}}
+	defer func() { res.Elapsed = time.Since(start) }()
+
+	a.history = append(a.history, ai.NewUserTextMessage(question))
+	cutCalls := 0
+	for {
+		if res.ModelCalls >= a.opts.MaxTurns {
+			return res, &StopError{Msg: fmt.Sprintf("the model used all %d turns (maxTurns) without finishing — ask again to let it go on, or raise maxTurns", a.opts.MaxTurns)}
+		}
+		res.ModelCalls++
+		resp, partial, err := a.generate(ctx, ui)
+		if err != nil {
+			a.interrupted(partial, err)
+			return res, err
+		}
+		addUsage(&res.Usage, resp.Usage)
+
+		reply := a.recover(resp)
+		text := reply.Text
+		res.Text = text
+		if resp.FinishMessage == "length" && (len(llm.RawToolCalls(resp.Message)) > 0 || anyTruncated(reply.Rejections)) {
+			// A call cut by max_tokens must never run: hand it back.
+			cutCalls++
+			a.history = append(a.history, modelMessage(resp.Message, text, nil))
+			if cutCalls > maxTokensRetries {
+				return res, &StopError{Msg: fmt.Sprintf("the model hit max_tokens (%d) while writing a tool call", a.opts.MaxTokens)}
+			}
+			name := cutName(resp.Message, reply.Rejections)
+			ui.Notice(fmt.Sprintf("the %s call was cut at max_tokens (%d) and not run; asking the model to proceed in smaller pieces", name, a.opts.MaxTokens))
+			a.history = append(a.history, ai.NewUserTextMessage(fmt.Sprintf(
+				"[Your %s call was cut off: the reply reached max_tokens (%d) before the call was complete, so it was NOT run. Proceed in smaller pieces: keep each call short (for a long file, write a first part, then add the rest with further calls).]",
+				name, a.opts.MaxTokens)))
+			continue
+		}
+
+		calls := a.prepare(reply.Calls)
+		a.history = append(a.history, modelMessage(resp.Message, text, calls))
+		if len(calls) == 0 && len(reply.Rejections) == 0 {
+			if resp.FinishMessage == "length" {
+				ui.Notice(fmt.Sprintf("the answer was cut at max_tokens (%d)", a.opts.MaxTokens))
+			}
+			return res, nil
+		}
+		res.Text = ""
+
+		responses, err := a.runCalls(ctx, calls, ui, res)
+		if len(responses) > 0 {
+			a.history = append(a.history, ai.NewMessage(ai.RoleTool, nil, responses...))
+		}
+		if err != nil {
+			return res, err
+		}
+		if len(reply.Rejections) > 0 {
+			var notes []string
+			for _, r := range reply.Rejections {
+				notes = append(notes, r.Reason)
+				ui.Notice("tool call not run: " + r.Reason)
+			}
+			a.history = append(a.history, ai.NewUserTextMessage("[Tool call not run: "+strings.Join(notes, " ")+"]"))
+		}
+	}
+}
+
+// generate makes one model call under the watchdog. On failure it returns
+// the text streamed so far.
+func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, string, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	wd := startWatchdog(a.opts.FirstToken, a.opts.Watchdog, cancel)
+	defer wd.stop()
+
+	var text strings.Builder
+	args := map[int]*strings.Builder{}
+	names := map[int]string{}
+	onChunk := func(_ context.Context, c *ai.ModelResponseChunk) error {
+		switch v := c.Custom.(type) {
+		case llm.KeepAlive:
+			wd.alive()
+		case llm.Progress:
+			wd.alive()
+			ui.Progress(v)
+		}
+		for _, p := range c.Content {
+			switch {
+			case p.IsReasoning():
+				wd.token()
+				ui.Thinking(p.Text)
+			case p.IsText():
+				wd.token()
+				text.WriteString(p.Text)
+				ui.Text(p.Text)
+			case p.IsToolRequest():
+				wd.token()
+				i, _ := p.Metadata[llm.ToolCallDelta].(int)
+				b := args[i]
+				if b == nil {
+					b = &strings.Builder{}
+					args[i] = b
+				}
+				piece, _ := p.ToolRequest.Input.(string)
+				b.WriteString(piece)
+				names[i] = p.ToolRequest.Name
+				if msg := runawayCheck(b.String()); msg != "" {
+					return &StopError{Msg: msg}
+				}
+				ui.Composing(names[i], b.Len())
+			}
+		}
+		return nil
+	}
+	req := &ai.ModelRequest{Messages: a.history, Tools: a.opts.Tools.Definitions()}
+	resp, err := a.opts.Model.Generate(ctx, req, onChunk)
+	if err != nil {
+		var stop *StopError
+		if cause := context.Cause(ctx); errors.As(cause, &stop) {
+			return nil, text.String(), stop
+		}
+		if errors.As(err, &stop) {
+			return nil, text.String(), stop
+		}
+		var ee *llm.EngineError
+		if errors.As(err, &ee) {
+			return nil, text.String(), ee
+		}
+		if ctx.Err() != nil {
+			return nil, text.String(), context.Cause(ctx)
+		}
+		return nil, text.String(), &llm.EngineError{Msg: err.Error()}
+	}
+	return resp, "", nil
+}
+
+// interrupted closes a turn that failed: the partial answer goes into the
+// history as the model's reply, so that the roles keep alternating and the
+// model knows, on the next question, what it had said.
+func (a *Agent) interrupted(partial string, err error) {
+	note := "[interrupted: " + strings.Trim(err.Error(), "[]") + "]"
+	if errors.Is(err, context.Canceled) {
+		note = "[interrupted by the user]"
+	}
+	if partial != "" {
+		note = partial + "\n" + note
+	}
+	a.history = append(a.history, ai.NewModelTextMessage(note))
+}
+
+// recover decides which calls of a reply run: the recovery layer repairs the
+// broken calls of small models and refuses the ones that must not run.
+func (a *Agent) recover(resp *ai.ModelResponse) toolcall.Result {
+	in := toolcall.Input{FinishReason: resp.FinishMessage}
+	for _, p := range resp.Message.Content {
+		switch {
+		case p.IsReasoning():
+			in.Reasoning += p.Text
+		case p.IsText():
+			in.Content += p.Text
+		}
+	}
+	for _, c := range llm.RawToolCalls(resp.Message) {
+		in.ToolCalls = append(in.ToolCalls, toolcall.RawCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	for _, t := range a.opts.Tools.List() {
+		in.Tools = append(in.Tools, toolcall.Tool{Name: t.Name, Schema: t.Schema})
+	}
+	return toolcall.Recover(in)
+}
+
+// prepare turns recovered calls into Calls with ids.
+func (a *Agent) prepare(recovered []toolcall.Call) []*Call {
+	var calls []*Call
+	seen := map[string]bool{}
+	for _, rc := range recovered {
+		id := rc.ID
+		if id == "" || seen[id] {
+			a.callSeq++
+			id = fmt.Sprintf("call_%d", a.callSeq)
+		}
+		seen[id] = true
+		c := &Call{ID: id, Name: rc.Name, Args: rc.Arguments, Repairs: rc.Repairs}
+		if t := a.opts.Tools.Lookup(rc.Name); t != nil {
+			c.Kind = t.Kind
+			c.Summary = t.SummaryOf(rc.Arguments)
+		}
+		calls = append(calls, c)
+	}
+	return calls
+}
+
+// runCalls runs the calls of one reply in order and returns their responses.
+// Every call gets a response, even when the turn stops before running it:
+// the server's chat template expects one per call.
+func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result) ([]*ai.Part, error) {
+	var parts []*ai.Part
+	respond := func(c *Call) {
+		parts = append(parts, ai.NewToolResponsePart(&ai.ToolResponse{Name: c.Name, Ref: c.ID, Output: c.Output}))
+	}
+	for i, c := range calls {
+		if ctx.Err() != nil {
+			for _, rest := range calls[i:] {
+				rest.Output = "[not run: the turn was cancelled]"
+				respond(rest)
+			}
+			return parts, ctx.Err()
+		}
+		t := a.opts.Tools.Lookup(c.Name)
+		ui.ToolStart(c)
+		start := time.Now()
+		if t == nil {
+			// The recovery layer only passes declared tools; this guards
+			// against a registry changed under it.
+			c.Output = fmt.Sprintf("[error: there is no tool named %s]", c.Name)
+		} else if !a.permitted(ctx, t, c, ui) {
+			c.Refused = true
+			c.Output = tools.RejectedText(c.Name)
+		} else {
+			c.Output = tools.Truncate(t.Run(ctx, c.Args), a.opts.MaxOutput)
+		}
+		c.Duration = time.Since(start)
+		res.ToolCalls[c.Name]++
+		res.Calls = append(res.Calls, c)
+
+		n := a.loop.record(c.Name, string(c.Args), c.Output)
+		if n >= LoopStopAt {
+			respond(c)
+			ui.ToolEnd(c)
+			for _, rest := range calls[i+1:] {
+				rest.Output = "[not run: the turn was stopped by the loop detector]"
+				respond(rest)
+			}
+			return parts, &StopError{Msg: loopStopMessage(c.Name)}
+		}
+		if n >= LoopWarnAt {
+			c.Output += "\n" + LoopWarning
+		}
+		respond(c)
+		ui.ToolEnd(c)
+	}
+	if ctx.Err() != nil {
+		return parts, ctx.Err()
+	}
+	return parts, nil
+}
+
+// permitted applies yolo and the session's answers, and asks the UI when it
+// must.
+func (a *Agent) permitted(ctx context.Context, t *tools.Tool, c *Call, ui UI) bool {
+	if a.opts.Yolo || !t.NeedsPermission(c.Args) || a.allowed[c.Name] {
+		return true
+	}
+	if a.never[c.Name] {
+		return false
+	}
+	switch ui.Permission(ctx, c) {
+	case AllowOnce:
+		return true
+	case AllowSession:
+		a.allowed[c.Name] = true
+		return true
+	case Never:
+		a.never[c.Name] = true
+	}
+	return false
+}
+
+// modelMessage is the model's reply as the history keeps it: the reasoning,
+// the text without the call markup the recovery layer took out, and the
+// calls that run, with their repaired arguments.
+func modelMessage(orig *ai.Message, text string, calls []*Call) *ai.Message {
+	m := &ai.Message{Role: ai.RoleModel}
+	for _, p := range orig.Content {
+		if p.IsReasoning() {
+			m.Content = append(m.Content, p)
+		}
+	}
+	if text != "" || len(calls) == 0 {
+		m.Content = append(m.Content, ai.NewTextPart(text))
+	}
+	for _, c := range calls {
+		m.Content = append(m.Content, ai.NewToolRequestPart(&ai.ToolRequest{Name: c.Name, Ref: c.ID, Input: c.Args}))
+	}
+	return m
+}
+
+func anyTruncated(rs []toolcall.Rejection) bool {
+	for _, r := range rs {
+		if r.Truncated {
+			return true
+		}
+	}
+	return false
+}
+
+// cutName names the tool whose call max_tokens cut.
+func cutName(m *ai.Message, rs []toolcall.Rejection) string {
+	for _, c := range llm.RawToolCalls(m) {
+		if c.Name != "" {
+			return c.Name
+		}
+	}
+	for _, r := range rs {
+		if r.Truncated && r.Name != "" {
+			return r.Name
+		}
+	}
+	return "tool"
+}
+
+func addUsage(u *Usage, g *ai.GenerationUsage) {
+	if g == nil {
+		return
+	}
+	u.Input += g.InputTokens
+	u.Output += g.OutputTokens
+	u.Cached += g.CachedContentTokens
+	u.Context = g.InputTokens + g.OutputTokens
+}

@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"mm/internal/llm"
+)
+
+// watchdog ends a model call whose stream has gone silent. Before the first
+// token it allows firstToken (the server may be reading a long prompt; each
+// progress report or keep-alive restarts the wait); after it, between
+// tokens, it allows between. It watches the model's stream only: tools run
+// outside of it, so a long command never counts against it.
+type watchdog struct {
+	firstToken, between time.Duration
+	cancel              context.CancelCauseFunc
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	started bool // first token seen
+	stopped bool
+}
+
+func startWatchdog(firstToken, between time.Duration, cancel context.CancelCauseFunc) *watchdog {
+	w := &watchdog{firstToken: firstToken, between: between, cancel: cancel}
+	if w.firstToken < w.between {
+		w.firstToken = w.between
+	}
+	if w.between > 0 {
+		w.timer = time.AfterFunc(w.firstToken, w.expire)
+	}
+	return w
+}
+
+func (w *watchdog) expire() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	w.stopped = true
+	if w.started {
+		w.cancel(&StopError{Msg: fmt.Sprintf("connection hang detected after %s: the server stopped sending tokens — it may be stuck or overloaded; raise watchdogTimeout if it is just slow", llm.FormatDuration(w.between))})
+	} else {
+		w.cancel(&StopError{Msg: fmt.Sprintf("no first token from the server after %s: it may still be loading the model or reading a long prompt; raise firstTokenTimeout if so", llm.FormatDuration(w.firstToken))})
+	}
+}
+
+// alive is a sign of life that is not a token: a progress report or a
+// keep-alive comment. It restarts the current wait.
+func (w *watchdog) alive() { w.reset(false) }
+
+// token is a piece of the answer: text, reasoning, or a tool call.
+func (w *watchdog) token() { w.reset(true) }
+
+func (w *watchdog) reset(token bool) {
+	if w.timer == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	if token {
+		w.started = true
+	}
+	d := w.firstToken
+	if w.started {
+		d = w.between
+	}
+	w.timer.Reset(d)
+}
+
+func (w *watchdog) stop() {
+	if w.timer == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	w.timer.Stop()
+}

@@ -1,0 +1,139 @@
+// Package engine assembles one mm agent from its configuration: the
+// provider and the endpoint that answers, the Genkit model over it, the
+// declared tools and the agent loop. Every facade (one-shot, line REPL,
+// ACP) starts from here, so they all run the same engine.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/firebase/genkit/go/ai"
+
+	"mm/internal/agent"
+	"mm/internal/config"
+	"mm/internal/llm"
+	"mm/internal/tools"
+	"mm/internal/version"
+)
+
+// Options are what the facade adds to the configuration.
+type Options struct {
+	// Cwd is the working directory of the tools ("" = the process's).
+	Cwd string
+	// Warn prints a one-line warning (trace directory not writable).
+	Warn func(string)
+}
+
+// Engine is a ready agent and what the banner says about it.
+type Engine struct {
+	Config   *config.Config
+	Provider llm.Provider
+	Endpoint *llm.Endpoint
+	Client   *llm.Client
+	Model    ai.Model
+	Tools    *tools.Registry
+	Agent    *agent.Agent
+	Cwd      string
+
+	windowOnce sync.Once
+	window     int
+}
+
+// Start finds the model server and builds the agent. Its errors are
+// *llm.EngineError (unknown provider, nothing answers).
+func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, error) {
+	p, err := llm.LookupProvider(cfg.Provider)
+	if err != nil {
+		return nil, err
+	}
+	cwd := opts.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	apiKey := ""
+	keyEnv := cfg.APIKeyEnv
+	if keyEnv == "" {
+		keyEnv = p.APIKeyEnv
+	}
+	if keyEnv != "" {
+		apiKey = os.Getenv(keyEnv)
+	}
+	httpClient := llm.NewHTTPClient()
+	ep, err := llm.ResolveEndpoint(ctx, llm.EndpointOptions{Provider: p, BaseURL: cfg.BaseURL, Fallback: cfg.Fallback, APIKey: apiKey, HTTP: httpClient})
+	if err != nil {
+		return nil, err
+	}
+	client := &llm.Client{Provider: p, BaseURL: ep.BaseURL, Model: cfg.Model, APIKey: apiKey, Sampling: cfg.Sampling, HTTP: httpClient}
+	if cfg.Trace.Enabled {
+		client.Trace = &llm.Tracer{Dir: cfg.Trace.Dir, Name: cfg.ACP.Name, Cwd: func() string { return cwd }, Warn: opts.Warn}
+	}
+	g := llm.NewGenkit(ctx)
+	model := llm.DefineModel(g, client)
+	reg := Tools(cfg, cwd)
+	e := &Engine{
+		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd,
+		Agent: agent.New(agent.Options{
+			Model: model, Tools: reg, System: cfg.System,
+			MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
+			Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
+			Yolo: cfg.Yolo,
+		}),
+	}
+	return e, nil
+}
+
+// Tools declares the tools the configuration turns on, in a fixed order
+// (the server's prompt cache wants the same bytes on every request).
+func Tools(cfg *config.Config, cwd string) *tools.Registry {
+	reg := tools.NewRegistry()
+	if cfg.BashTool {
+		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv()}))
+	}
+	return reg
+}
+
+// ContextWindow asks the server for its context size once (contextWindow:
+// 0), or returns the configured one. 0 means unknown.
+func (e *Engine) ContextWindow(ctx context.Context) int {
+	if e.Config.ContextWindow > 0 {
+		return e.Config.ContextWindow
+	}
+	e.windowOnce.Do(func() {
+		e.window = llm.DiscoverContextWindow(ctx, http.DefaultClient, e.Provider, e.Endpoint, e.Config.Model, e.Client.APIKey)
+	})
+	return e.window
+}
+
+// Banner is the one line that says what runs: provider, model, endpoint,
+// context window, tools, and the trace directory when tracing is on.
+func (e *Engine) Banner(ctx context.Context) string {
+	window := "context ?"
+	if n := e.ContextWindow(ctx); n > 0 {
+		window = fmt.Sprintf("context %s", humanTokens(n))
+	}
+	tools := strings.Join(e.Tools.Names(), ", ")
+	if tools == "" {
+		tools = "no tools"
+	}
+	line := fmt.Sprintf("mm %s · %s @ %s (%s) · %s · tools: %s", version.String(), e.Config.Model, e.Provider.Name, e.Endpoint.BaseURL, window, tools)
+	if e.Client.Trace != nil {
+		line += " | trace: " + filepath.Clean(e.Client.Trace.AbsDir())
+	}
+	return line
+}
+
+func humanTokens(n int) string {
+	if n >= 1024 && n%1024 == 0 {
+		return fmt.Sprintf("%dk", n/1024)
+	}
+	if n >= 1000 {
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprint(n)
+}
