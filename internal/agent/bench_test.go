@@ -15,13 +15,13 @@ import (
 
 type quietUI struct{}
 
-func (quietUI) Text(string)                                 {}
-func (quietUI) Thinking(string)                             {}
-func (quietUI) Progress(llm.Progress)                       {}
-func (quietUI) Composing(string, int)                       {}
-func (quietUI) ToolStart(*Call)                             {}
-func (quietUI) ToolEnd(*Call)                               {}
-func (quietUI) Notice(string)                               {}
+func (quietUI) Text(string)                                {}
+func (quietUI) Thinking(string)                            {}
+func (quietUI) Progress(llm.Progress)                      {}
+func (quietUI) Composing(string, int)                      {}
+func (quietUI) ToolStart(*Call)                            {}
+func (quietUI) ToolEnd(*Call)                              {}
+func (quietUI) Notice(string)                              {}
 func (quietUI) Permission(context.Context, *Call) Decision { return AllowOnce }
 
 // BenchmarkAgentTurn measures the agent's own time per turn on a 10-turn
