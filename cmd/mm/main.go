@@ -101,5 +101,5 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	p := ui.NewPrinter(stdout, stderr, cfg.ShowThinking, cfg.PreviewLines)
-	return oneshot.Run(ctx, eng.Agent, question, p)
+	return oneshot.Run(ctx, eng.Agent, question, p, cfg.DisplayCommands)
 }

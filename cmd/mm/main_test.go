@@ -390,3 +390,34 @@ func TestTraceThroughBinary(t *testing.T) {
 		}
 	}
 }
+
+func TestDisplayCommandsAndWarnings(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "provider: llamacpp\ndisplayCommands: true\npermissions: auto\ncontext:\n  enabled: true\n  maxMessages: 0\n")
+	srv := llmtest.NewWith(t, llmtest.Options{NCtx: -1},
+		bashCall("echo one"), bashCall("echo two"), llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"1. bash: echo one\n2. bash: echo two\n",
+		"[warning: context.enabled is true, the window is unknown and context.maxMessages is 0",
+		"[warning: permissions: auto is deprecated",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	// With a window the server reports, no compression warning.
+	srv2 := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	r = mm(t, dir, srv2, nil, "", "-c", cfg, "-p", "go")
+	if strings.Contains(r.stderr, "context.enabled is true") {
+		t.Errorf("warned with a known window:\n%s", r.stderr)
+	}
+}
+
+func bashCall(cmd string) llmtest.Turn {
+	args, _ := json.Marshal(map[string]string{"command": cmd})
+	return llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: string(args)}}}
+}

@@ -85,6 +85,13 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 			Yolo: cfg.Yolo,
 		}),
 	}
+	if cfg.Context.Enabled && cfg.Context.MaxMessages == 0 {
+		// Only this case needs the window at start-up: do not make every
+		// start ask the server for it.
+		if w := cfg.CompressionWarning(e.ContextWindow(ctx) > 0); w != "" && opts.Warn != nil {
+			opts.Warn(w)
+		}
+	}
 	return e, nil
 }
 

@@ -55,10 +55,14 @@ func Prompt(prompt string, stdin *os.File) (string, error) {
 	return prompt + "\n\n" + piped, nil
 }
 
-// Run asks the question and returns the exit code.
-func Run(ctx context.Context, a *agent.Agent, question string, p *ui.Printer) int {
+// Run asks the question and returns the exit code. displayCommands adds the
+// numbered list of the turn's calls after the answer.
+func Run(ctx context.Context, a *agent.Agent, question string, p *ui.Printer, displayCommands bool) int {
 	res, err := a.Ask(ctx, question, &facade{p: p})
 	p.Finish()
+	if res != nil && displayCommands && len(res.Calls) > 0 {
+		p.Line(ui.CommandList(res.Calls))
+	}
 	if res != nil && (err == nil || len(res.Calls) > 0) {
 		p.Line(ui.Summary(res))
 	}

@@ -225,3 +225,19 @@ func count(n int) string {
 	}
 	return fmt.Sprint(n)
 }
+
+// CommandList is the numbered list of the calls of a turn (displayCommands).
+func CommandList(calls []*agent.Call) string {
+	var b strings.Builder
+	for i, c := range calls {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		mark := ""
+		if c.Refused {
+			mark = " (refused)"
+		}
+		fmt.Fprintf(&b, "%d. %s: %s%s", i+1, c.Name, oneLine(c.Summary), mark)
+	}
+	return b.String()
+}
