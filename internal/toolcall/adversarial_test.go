@@ -1,0 +1,52 @@
+package toolcall
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// A model that loops repeats one marker until the token limit; such a
+// reply must be read in about linear time, and a looping output block must
+// end. Each input is ~200 KB; a linear scan takes milliseconds.
+func TestDegenerateRepliesStayFast(t *testing.T) {
+	const n = 200_000
+	rep := func(s string) string { return strings.Repeat(s, n/len(s)+1)[:n] }
+	inputs := map[string]string{
+		"wrapper tokens":           rep("<|tool_call|>"),
+		"mistral markers":          rep("[TOOL_CALLS]"),
+		"hermes openers":           rep("<tool_call>"),
+		"nested objects":           rep(`{"a": `),
+		"nested lists":             rep("[{"),
+		"open strings":             rep(`{"k": "`),
+		"function tags":            rep("<function=bash>"),
+		"parameters without close": rep("<parameter=command>x"),
+		"deepseek begins":          rep("<｜tool▁call▁begin｜>"),
+		"output then outputs":      "<｜tool▁output▁begin｜>x<｜tool▁output▁end｜>" + rep("outputs <｜tool▁output▁end｜>"),
+		"harmony messages":         rep("<|channel|>analysis<|message|>x"),
+		"think closers":            rep("a</think>"),
+		"parens":                   rep("read_file("),
+		"gemma calls":              rep("<|tool_call>call:bash{"),
+		"arg keys":                 rep("<arg_key>k</arg_key><arg_value>"),
+		"quotes":                   `{"name": "bash", "arguments": {"command": "` + rep(`"x" `) + `"}}`,
+	}
+	tools := toolsFor(t)
+	for name, in := range inputs {
+		start := time.Now()
+		done := make(chan Result, 1)
+		go func() { done <- Recover(Input{Content: in, FinishReason: "stop", Tools: tools}) }()
+		select {
+		case res := <-done:
+			d := time.Since(start)
+			if d > time.Second {
+				t.Errorf("%s: %v for %d bytes", name, d, len(in))
+			}
+			t.Logf("%-26s %v", name, d)
+			if len(res.Calls) > 0 && name != "quotes" {
+				t.Errorf("%s: ran %d calls from garbage", name, len(res.Calls))
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: no result after 20s (a loop that never ends?)", name)
+		}
+	}
+}

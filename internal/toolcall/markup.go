@@ -1,0 +1,472 @@
+package toolcall
+
+import (
+	"strings"
+)
+
+// Readers for the markup around calls: control tokens (<|…|>, DeepSeek's
+// <｜…｜>, Gemma's <|…>), XML-style tags (with DeepSeek's DSML prefix), and
+// XML-style argument values.
+
+type tokKind int
+
+const (
+	tkNone      tokKind = iota
+	tkWrapper           // a block of calls follows: <|tool_call|>, <｜tool▁calls▁begin｜>
+	tkCallBegin         // one call follows: <｜tool▁call▁begin｜>, <|tool_call_begin|>
+	tkSep               // between name and arguments: <｜tool▁sep｜>
+	tkCloser            // ends a call or block, or the turn
+	tkOutput            // a tool result the model wrote itself
+	tkGemma             // Gemma 4's <|tool_call>
+)
+
+// tokenAt reads a control token at s[i]. gemma reports the <|name> form
+// (no closing bar) Gemma 4 uses.
+func tokenAt(s string, i int) (name string, end int, gemma, ok bool) {
+	var p int
+	switch {
+	case strings.HasPrefix(s[i:], "<|"):
+		p = i + 2
+	case strings.HasPrefix(s[i:], "<｜"):
+		p = i + len("<｜")
+	default:
+		return "", 0, false, false
+	}
+	limit := min(len(s), p+80)
+	for k := p; k < limit; k++ {
+		switch {
+		case s[k] == '\n' || s[k] == '<':
+			return "", 0, false, false
+		case strings.HasPrefix(s[k:], "|>"):
+			return s[p:k], k + 2, false, true
+		case strings.HasPrefix(s[k:], "｜>"):
+			return s[p:k], k + len("｜>"), false, true
+		case s[k] == '>':
+			return s[p:k], k + 1, true, true
+		}
+	}
+	return "", 0, false, false
+}
+
+// normTok folds the spellings of one token: tool▁calls▁begin,
+// tool_calls_begin and "tool calls begin" are the same marker.
+func normTok(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch r {
+		case '▁', '_', ' ', '\\', '-':
+			continue
+		}
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func classifyTok(n string, gemma bool) tokKind {
+	if gemma {
+		if n == "toolcall" {
+			return tkGemma
+		}
+		return tkNone
+	}
+	if strings.HasPrefix(n, "/") {
+		return tkCloser
+	}
+	has := func(w string) bool { return strings.Contains(n, w) }
+	begins := has("begin") || has("start")
+	switch {
+	case has("output") || has("response") || has("result"):
+		if begins {
+			return tkOutput
+		}
+		if has("end") {
+			return tkCloser
+		}
+	case has("sep") || (has("argument") && begins):
+		return tkSep
+	case has("call") || has("function"):
+		if has("end") {
+			return tkCloser
+		}
+		if begins {
+			if has("calls") || has("section") {
+				return tkWrapper
+			}
+			return tkCallBegin
+		}
+		switch n {
+		case "toolcall", "toolcalls", "functioncall", "functioncalls", "functools":
+			return tkWrapper
+		case "call":
+			return tkCloser
+		}
+	case n == "pythontag":
+		return tkWrapper
+	}
+	switch n {
+	case "end", "return", "endofsentence", "eomid", "eotid", "imend", "eos", "endoftext", "endofturn":
+		return tkCloser
+	}
+	return tkNone
+}
+
+// xtag is an XML-style tag.
+type xtag struct {
+	name  string // lower case, without a DSML prefix
+	close bool
+	eq    string // <function=NAME>
+	attrs map[string]string
+	end   int
+	dsml  bool
+}
+
+// dsmlPrefix skips DeepSeek's ｜DSML｜ tag prefix (also written with ASCII
+// bars or spaces).
+func dsmlPrefix(s string, p int) (int, bool) {
+	q := p
+	skipBar := func() bool {
+		if strings.HasPrefix(s[q:], "｜") {
+			q += len("｜")
+			return true
+		}
+		if q < len(s) && s[q] == '|' {
+			q++
+			return true
+		}
+		return false
+	}
+	skipSp := func() {
+		for q < len(s) && s[q] == ' ' {
+			q++
+		}
+	}
+	bar := skipBar()
+	skipSp()
+	if !strings.HasPrefix(strings.ToUpper(s[q:min(len(s), q+4)]), "DSML") {
+		return p, false
+	}
+	q += 4
+	skipSp()
+	if !skipBar() && !bar {
+		return p, false
+	}
+	return q, true
+}
+
+var wrapperTags = map[string]bool{
+	"tool_call": true, "tool_calls": true, "tools": true, "tool": true, "response": true,
+	"json": true, "xml": true, "function_call": true, "functioncall": true, "function_calls": true,
+	"tool_code": true, "toolcall": true, "tool_use": true, "functions": true, "minimax:tool_call": true,
+}
+
+// readTag reads an XML-style tag at s[i] ('<').
+func readTag(s string, i int) (xtag, bool) {
+	var t xtag
+	p := i + 1
+	if p < len(s) && s[p] == '/' {
+		t.close = true
+		p++
+	}
+	if q, ok := dsmlPrefix(s, p); ok {
+		p, t.dsml = q, true
+	}
+	n := p
+	for n < len(s) && (isIdent(s[n]) || s[n] == ':' || s[n] == '-' || s[n] == '.') {
+		n++
+	}
+	if n == p || !isLetter(s[p]) {
+		return t, false
+	}
+	t.name = strings.ToLower(s[p:n])
+	p = n
+	limit := min(len(s), i+400)
+	if p < len(s) && s[p] == '=' && !t.close {
+		e := p + 1
+		for e < limit && s[e] != '>' && s[e] != '\n' && s[e] != '<' {
+			e++
+		}
+		if e >= limit || s[e] != '>' {
+			return t, false
+		}
+		t.eq = strings.Trim(strings.TrimSpace(s[p+1:e]), `"'`)
+		t.end = e + 1
+		return t, true
+	}
+	for p < limit {
+		for p < limit && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r') {
+			p++
+		}
+		if p >= limit {
+			return t, false
+		}
+		if s[p] == '>' {
+			t.end = p + 1
+			return t, true
+		}
+		if strings.HasPrefix(s[p:], "/>") {
+			t.end = p + 2
+			return t, true
+		}
+		a := p
+		for p < limit && (isIdent(s[p]) || s[p] == '-' || s[p] == ':') {
+			p++
+		}
+		if p == a {
+			return t, false
+		}
+		key := strings.ToLower(s[a:p])
+		for p < limit && s[p] == ' ' {
+			p++
+		}
+		if p >= limit || s[p] != '=' {
+			if t.attrs == nil {
+				t.attrs = map[string]string{}
+			}
+			t.attrs[key] = ""
+			continue
+		}
+		p++
+		for p < limit && s[p] == ' ' {
+			p++
+		}
+		if p >= limit {
+			return t, false
+		}
+		var val string
+		if q := s[p]; q == '"' || q == '\'' {
+			e := strings.IndexByte(s[p+1:limit], q)
+			if e < 0 {
+				return t, false
+			}
+			val = s[p+1 : p+1+e]
+			p += e + 2
+		} else {
+			a := p
+			for p < limit && s[p] != ' ' && s[p] != '>' {
+				p++
+			}
+			val = s[a:p]
+		}
+		if t.attrs == nil {
+			t.attrs = map[string]string{}
+		}
+		t.attrs[key] = val
+	}
+	return t, false
+}
+
+// xmlValue applies the value rules of XML-style arguments: one separator
+// after the opening tag (a newline, or one space when the value starts on
+// the tag line) and one newline before the closing tag are not part of the
+// value.
+func xmlValue(raw string) string {
+	switch {
+	case strings.HasPrefix(raw, "\r\n"):
+		raw = raw[2:]
+	case strings.HasPrefix(raw, "\n"), strings.HasPrefix(raw, " "):
+		raw = raw[1:]
+	}
+	switch {
+	case strings.HasSuffix(raw, "\r\n"):
+		raw = raw[:len(raw)-2]
+	case strings.HasSuffix(raw, "\n"):
+		raw = raw[:len(raw)-1]
+	}
+	return raw
+}
+
+// cutPartialCloser removes a closing tag that lost its '>' at the end of a
+// value (</parameter, </｜DSML｜parameter).
+func cutPartialCloser(v string) string {
+	t := strings.TrimRight(v, " \t\r\n")
+	k := strings.LastIndex(t, "</")
+	if k < 0 || strings.ContainsAny(t[k:], "> \n") {
+		return v
+	}
+	tail := strings.ToLower(t[k:])
+	if strings.HasSuffix(tail, "parameter") || strings.HasSuffix(tail, "arg_value") || strings.HasSuffix(tail, "arg_key") {
+		return t[:k]
+	}
+	return v
+}
+
+// structural reports whether the tag at s[i] ends an XML-style value whose
+// own closer is missing: the next parameter, the end of the call, or the
+// next call.
+func structural(s string, i int) bool {
+	t, ok := readTag(s, i)
+	if !ok {
+		// <parameter=P=VALUE is not a well-formed tag but starts a value.
+		return strings.HasPrefix(s[i:], "<parameter=")
+	}
+	switch t.name {
+	case "parameter", "arg_key", "arg_value":
+		return true
+	case "function", "invoke", "tool_call", "function_calls":
+		return true
+	}
+	return false
+}
+
+// valueEnd finds where a value starting at p ends: at its closer (the tag
+// named closer), which is consumed, or at the next structural tag, or at
+// the end of the text. It returns the value's end and where reading goes on.
+func valueEnd(s string, p int, closer string) (int, int, bool) {
+	for k := p; k < len(s); {
+		j := strings.IndexByte(s[k:], '<')
+		if j < 0 {
+			break
+		}
+		j += k
+		if t, ok := readTag(s, j); ok && t.close && t.name == closer {
+			return j, t.end, true
+		}
+		if structural(s, j) {
+			return j, j, false
+		}
+		k = j + 1
+	}
+	return len(s), len(s), false
+}
+
+type kv struct {
+	k    string
+	v    any
+	json bool // DSML string="false": the value is JSON
+}
+
+// readParam reads one <parameter=…> (or <parameter name="…">) at s[p].
+func readParam(s string, p int) (kv, int, bool) {
+	q := p + 1
+	if d, ok := dsmlPrefix(s, q); ok {
+		q = d
+	}
+	if !strings.HasPrefix(strings.ToLower(s[q:min(len(s), q+9)]), "parameter") {
+		return kv{}, p, false
+	}
+	q += len("parameter")
+	var key string
+	var valStart int
+	isJSON := false
+	if q < len(s) && s[q] == '=' {
+		e := q + 1
+		for e < len(s) && s[e] != '>' && s[e] != '=' && s[e] != '\n' && s[e] != '<' {
+			e++
+		}
+		if e >= len(s) {
+			return kv{}, p, false
+		}
+		key = strings.Trim(strings.TrimSpace(s[q+1:e]), `"'`)
+		switch s[e] {
+		case '>':
+			valStart = e + 1
+		case '=':
+			// <parameter=P=VALUE</parameter>: the value glued into the tag.
+			valStart = e + 1
+		default:
+			return kv{}, p, false
+		}
+	} else {
+		t, ok := readTag(s, p)
+		if !ok || t.name != "parameter" {
+			return kv{}, p, false
+		}
+		key = t.attrs["name"]
+		valStart = t.end
+		isJSON = t.attrs["string"] == "false"
+	}
+	if key == "" {
+		return kv{}, p, false
+	}
+	ve, next, closed := valueEnd(s, valStart, "parameter")
+	raw := s[valStart:ve]
+	if !closed {
+		raw = cutPartialCloser(raw)
+	}
+	val := xmlValue(raw)
+	out := kv{k: key, v: val, json: isJSON}
+	if isJSON {
+		if v, ok := decodeText(val); ok {
+			out.v = v
+		} else if v, ok := decodeStrict(strings.TrimSpace(val)); ok {
+			out.v = v
+		}
+	}
+	return out, next, true
+}
+
+// readArgPairs reads GLM's <arg_key>K</arg_key><arg_value>V</arg_value>
+// pairs starting at s[p].
+func readArgPairs(s string, p int) ([]kv, int) {
+	var out []kv
+	for {
+		q := skipSpace(s, p)
+		if !strings.HasPrefix(s[q:], "<arg_key>") {
+			return out, p
+		}
+		ks := q + len("<arg_key>")
+		ke, next, _ := valueEnd(s, ks, "arg_key")
+		key := strings.TrimSpace(s[ks:ke])
+		q = skipSpace(s, next)
+		var val string
+		if strings.HasPrefix(s[q:], "<arg_value>") {
+			vs := q + len("<arg_value>")
+			ve, n2, closed := valueEnd(s, vs, "arg_value")
+			raw := s[vs:ve]
+			if !closed {
+				raw = cutPartialCloser(raw)
+			}
+			val = xmlValue(raw)
+			next = n2
+		}
+		if key != "" {
+			out = append(out, kv{k: key, v: val})
+		}
+		if next <= p {
+			return out, p
+		}
+		p = next
+	}
+}
+
+// readXMLArgs reads arguments written as XML-style parameters (a server that
+// put the markup itself in the arguments).
+func readXMLArgs(text string) (map[string]any, bool) {
+	args := map[string]any{}
+	if strings.Contains(text, "<arg_key>") {
+		pairs, _ := readArgPairs(text, strings.Index(text, "<arg_key>"))
+		for _, p := range pairs {
+			if _, dup := args[p.k]; !dup {
+				args[p.k] = p.v
+			}
+		}
+		return args, len(args) > 0
+	}
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], "<parameter")
+		if j < 0 {
+			break
+		}
+		j += i
+		p, next, ok := readParam(text, j)
+		if !ok {
+			i = j + 1
+			continue
+		}
+		if _, dup := args[p.k]; !dup {
+			args[p.k] = p.v
+		}
+		i = max(next, j+1)
+	}
+	return args, len(args) > 0
+}
+
+func skipSpace(s string, p int) int {
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r') {
+		p++
+	}
+	return p
+}

@@ -1,0 +1,530 @@
+// Package toolcall decides which tool calls of a model reply mm runs.
+//
+// Small local models break their tool calls in many ways: the server leaves
+// the call in the content as text (in one of a dozen model formats), or
+// hands back tool_calls whose name or arguments are wrong. Recover finds the
+// calls wherever they are, repairs what can be repaired without guessing,
+// and turns every call that must not run (cut by the token limit, unknown
+// tool, missing or unreadable argument) into a short correction for the
+// model. The rules are those of docs/tool-calls.md, measured on the corpus
+// in testdata.
+package toolcall
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Tool is a declared tool: its name and its JSON schema (properties,
+// required, and the type of each property are what the repairs use).
+type Tool struct {
+	Name   string
+	Schema map[string]any // JSON schema object as decoded by encoding/json
+}
+
+// RawCall is one entry of the server's tool_calls, as assembled from the
+// stream.
+type RawCall struct {
+	ID   string
+	Name string
+	// Arguments is the text exactly as received: possibly invalid JSON,
+	// double-encoded, an object's JSON text when the server sent an object,
+	// or empty.
+	Arguments string
+}
+
+// Input is one assistant reply as the server returned it.
+type Input struct {
+	Content      string // the assistant content exactly as received
+	Reasoning    string // reasoning_content, if separated; never a source of calls
+	ToolCalls    []RawCall
+	FinishReason string // "stop", "length", "tool_calls", ...
+	Tools        []Tool
+}
+
+// Call is a call mm will run: a declared tool name and an arguments object
+// valid against its schema.
+type Call struct {
+	ID        string          // the server's id, or "" when recovered from text
+	Name      string          // a declared tool name
+	Arguments json.RawMessage // compact JSON object
+	Repairs   []string        // what was fixed; empty when the call was clean
+}
+
+// Rejection is a call the model attempted that must not run, with the
+// correction mm sends back so that the model can do better.
+type Rejection struct {
+	Name      string // as the model wrote it ("" if unknown)
+	Reason    string // the correction text for the model
+	Truncated bool   // cut by the token limit, or arguments that never close
+}
+
+// Result is what mm runs, what it tells the model, and what the user sees.
+type Result struct {
+	Calls      []Call
+	Rejections []Rejection
+	// Text is the content without the recovered call markup (and the
+	// wrappers, markers and think blocks that held calls), trimmed. When no
+	// call was found it is the content as received.
+	Text string
+}
+
+// Recover decides which calls of one reply run. Well-formed tool_calls come
+// back unchanged; prose without call markers comes back as Text after one
+// quick scan.
+func Recover(in Input) Result {
+	ts := newToolset(in.Tools)
+	truncated := in.FinishReason == "length"
+	var res Result
+
+	for _, rc := range in.ToolCalls {
+		for _, c := range structuredCandidates(rc, ts) {
+			emit(&res, ts, c, truncated)
+		}
+	}
+
+	res.Text = in.Content
+	if mayHaveCalls(in.Content, ts) {
+		sc := scanContent(in.Content, ts)
+		for _, c := range sc.cands {
+			emit(&res, ts, c, truncated)
+		}
+		if truncated && len(sc.cands) == 0 && sc.sawOpener {
+			res.Rejections = append(res.Rejections, Rejection{
+				Truncated: true,
+				Reason:    "your reply was cut off by the token limit while you were writing a tool call; nothing was run — send the call again, smaller (split a long file into several calls)",
+			})
+		}
+		res.Text = sc.text
+	}
+	res.Calls = dedupe(res.Calls)
+	return res
+}
+
+// candidate is a call found somewhere, before its name and arguments are
+// checked against the declared tools.
+type candidate struct {
+	id    string
+	name  string // as written
+	args  any    // map[string]any, a raw body string, or nil
+	clean string // for a well-formed server call: the argument text to keep
+	xml   bool   // values are raw text from XML-style markup
+	fail  failKind
+	msg   string
+	key   string   // the argument whose value has no delimiter
+	notes []string // repairs made while reading
+	// fromText: recovered from the content (a note says so; placeholders
+	// make it a non-call).
+	fromText bool
+	format   string
+}
+
+// emit turns a candidate into a call or a rejection.
+func emit(res *Result, ts *toolset, c candidate, truncated bool) {
+	call, rej, drop := build(ts, c)
+	if drop {
+		return
+	}
+	if truncated {
+		name := c.name
+		if call != nil {
+			name = call.Name
+		}
+		res.Rejections = append(res.Rejections, Rejection{Name: c.name, Truncated: true, Reason: cutReason(name)})
+		return
+	}
+	if rej != nil {
+		res.Rejections = append(res.Rejections, *rej)
+		return
+	}
+	res.Calls = append(res.Calls, *call)
+}
+
+func cutReason(name string) string {
+	what := "your tool call"
+	if name != "" {
+		what = "your " + name + " call"
+	}
+	return what + " was cut off by the token limit before its arguments were complete; it was not run — send it again, smaller (split a long file into several calls)"
+}
+
+func (ts *toolset) list() string {
+	if len(ts.names) == 0 {
+		return "(none: no tool is declared)"
+	}
+	return strings.Join(ts.names, ", ")
+}
+
+// build checks a candidate against the declared tools. drop means it is not
+// a call after all (a placeholder).
+func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
+	display := cleanName(c.name)
+	if display == "" {
+		display = c.name
+	}
+	if c.fail == failEOF {
+		return nil, &Rejection{Name: c.name, Truncated: true, Reason: neverClosesReason(ts.resolve(c.name), display)}, false
+	}
+	name := ts.resolve(c.name)
+	if name == "" {
+		// The whole call given as the arguments names the tool itself.
+		if m, ok := c.args.(map[string]any); ok {
+			if inner, ok := m["name"].(string); ok && ts.resolve(inner) != "" {
+				if _, ok := m["arguments"]; ok {
+					name = ts.resolve(inner)
+				} else if _, ok := m["parameters"]; ok {
+					name = ts.resolve(inner)
+				}
+			}
+		}
+	}
+	if name == "" {
+		reason := fmt.Sprintf("there is no tool named %s; the tools are: %s", display, ts.list())
+		if strings.TrimSpace(c.name) == "" {
+			reason = "your tool call has no tool name; the tools are: " + ts.list()
+		}
+		return nil, &Rejection{Name: c.name, Reason: reason}, false
+	}
+	switch c.fail {
+	case failUndelimited:
+		key := c.key
+		if key == "" {
+			key = "a value"
+		}
+		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("%s: the value of %s is not quoted and runs over several lines, so where it ends cannot be known; it was not run — send it as a quoted JSON string", name, key)}, false
+	case failSyntax:
+		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call could not be read (%s); it was not run — send them as one JSON object", name, c.msg)}, false
+	}
+
+	var repairs []string
+	if c.fromText {
+		repairs = append(repairs, "call recovered from the text ("+c.format+")")
+	}
+	if name != c.name {
+		repairs = append(repairs, "name "+c.name+" → "+name)
+	}
+	repairs = append(repairs, c.notes...)
+
+	o := ts.schema(name)
+	var args map[string]any
+	switch a := c.args.(type) {
+	case nil:
+		args = map[string]any{}
+	case map[string]any:
+		args = a
+	case string:
+		// A body that is not JSON is the value of the tool's single
+		// required string argument; broken JSON never is.
+		if t := strings.TrimSpace(a); t != "" && (t[0] == '{' || t[0] == '[') {
+			return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call are not valid JSON; it was not run — send them as one JSON object with %s", name, argList(o))}, false
+		}
+		k := singleStringArg(o)
+		if k == "" {
+			return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call must be a JSON object with %s", name, argList(o))}, false
+		}
+		args = map[string]any{k: a}
+		repairs = append(repairs, "body taken as "+k)
+		c.xml = true
+	default:
+		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call must be a JSON object with %s", name, argList(o))}, false
+	}
+	args, unwrapped := unwrapCall(o, args)
+	if unwrapped {
+		repairs = append(repairs, "the whole call was given as the arguments")
+	}
+	out, more, reason := normalizeArgs(name, o, args, c.xml)
+	if reason != "" {
+		return nil, &Rejection{Name: c.name, Reason: reason}, false
+	}
+	repairs = append(repairs, more...)
+	if c.fromText && hasPlaceholder(out) {
+		return nil, nil, true
+	}
+	call := &Call{ID: c.id, Name: name}
+	if c.clean != "" && len(repairs) == 0 {
+		var buf bytes.Buffer
+		if json.Compact(&buf, []byte(c.clean)) == nil {
+			call.Arguments = buf.Bytes()
+			return call, nil, false
+		}
+	}
+	call.Arguments = marshal(out)
+	if len(repairs) > 0 {
+		call.Repairs = repairs
+	}
+	return call, nil, false
+}
+
+func neverClosesReason(name, display string) string {
+	what := "your tool call"
+	if name != "" {
+		what = "your " + name + " call"
+	} else if display != "" {
+		what = "your " + display + " call"
+	}
+	return what + " was cut off before its arguments were complete (the JSON never closes — the token limit, or a missing } or quote); it was not run — send it again, complete and smaller (split a long file into several calls)"
+}
+
+// singleStringArg is the argument a bare text body stands for: the tool's
+// only required argument, when it is a string.
+func singleStringArg(o *objSchema) string {
+	if len(o.required) == 1 && o.props[o.required[0]].typ == "string" {
+		return o.required[0]
+	}
+	if len(o.required) == 0 && len(o.names) == 1 && o.props[o.names[0]].typ == "string" {
+		return o.names[0]
+	}
+	return ""
+}
+
+func argList(o *objSchema) string {
+	if len(o.required) == 0 {
+		return "its arguments"
+	}
+	parts := make([]string, len(o.required))
+	for i, r := range o.required {
+		parts[i] = r + " (" + article(o.props[r].typ) + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// unwrapCall reads arguments that hold the whole call,
+// {"name": …, "arguments": {…}}, as the inner arguments.
+func unwrapCall(o *objSchema, args map[string]any) (map[string]any, bool) {
+	if o.has("name") || o.has("arguments") || o.has("parameters") {
+		return args, false
+	}
+	if _, ok := args["name"].(string); !ok {
+		return args, false
+	}
+	for _, k := range []string{"arguments", "parameters"} {
+		switch inner := args[k].(type) {
+		case map[string]any:
+			return inner, true
+		case string:
+			if v, ok := decodeText(inner); ok {
+				if m, ok := v.(map[string]any); ok {
+					return m, true
+				}
+			}
+		}
+	}
+	return args, false
+}
+
+// marshal writes compact JSON without HTML escaping (a command with < or &
+// stays readable in logs).
+func marshal(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return json.RawMessage("{}")
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// dedupe drops a call identical to an earlier one of the same reply: a call
+// rehearsed in reasoning the server did not separate, or repeated in both
+// tool_calls and the content.
+func dedupe(calls []Call) []Call {
+	if len(calls) < 2 {
+		return calls
+	}
+	seen := map[string]bool{}
+	out := calls[:0]
+	for _, c := range calls {
+		k := c.Name + "\x00" + canonical(c.Arguments)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+func canonical(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	return string(marshal(v))
+}
+
+// structuredCandidates reads one server tool call.
+func structuredCandidates(rc RawCall, ts *toolset) []candidate {
+	c := candidate{id: rc.ID, name: rc.Name}
+	text := strings.TrimSpace(rc.Arguments)
+
+	// GLM's arguments glued to the name: read<arg_key>filePath</arg_key>…
+	if i := strings.Index(rc.Name, "<arg_key>"); i >= 0 {
+		pairs, _ := readArgPairs(rc.Name, i)
+		c.name = rc.Name[:i]
+		args := map[string]any{}
+		for _, kv := range pairs {
+			if _, dup := args[kv.k]; !dup {
+				args[kv.k] = kv.v
+			}
+		}
+		if v, ok := decodeStrict(text); ok {
+			if m, ok := v.(map[string]any); ok {
+				for k, x := range m {
+					args[k] = x
+				}
+			}
+		}
+		c.args = args
+		c.xml = true
+		c.notes = append(c.notes, "arguments read from the name (GLM markup)")
+		return []candidate{c}
+	}
+
+	if text == "" || text == "null" {
+		// No arguments: fine for a tool that needs none.
+		return []candidate{c}
+	}
+	if v, ok := decodeStrict(text); ok {
+		switch x := v.(type) {
+		case map[string]any:
+			c.args = x
+			c.clean = text
+			return []candidate{c}
+		case string:
+			// Double-encoded: a JSON string holding the object.
+			inner := x
+			for range 3 {
+				if dv, ok := decodeText(inner); ok {
+					if m, ok := dv.(map[string]any); ok {
+						c.args = m
+						c.notes = append(c.notes, "double-encoded arguments decoded")
+						return []candidate{c}
+					}
+					if s, ok := dv.(string); ok {
+						inner = s
+						continue
+					}
+				}
+				break
+			}
+			c.args = x
+			return []candidate{c}
+		case []any:
+			if len(x) == 1 {
+				if m, ok := x[0].(map[string]any); ok {
+					c.args = m
+					c.notes = append(c.notes, "arguments unwrapped from a one-item list")
+					return []candidate{c}
+				}
+			}
+		}
+		c.fail, c.msg = failSyntax, "they are not a JSON object"
+		return []candidate{c}
+	}
+	if text[0] == '<' && (strings.Contains(text, "<parameter") || strings.Contains(text, "<arg_key>")) {
+		args, ok := readXMLArgs(text)
+		if ok {
+			c.args, c.xml = args, true
+			c.notes = append(c.notes, "arguments read from XML markup")
+			return []candidate{c}
+		}
+	}
+	if text[0] != '{' && text[0] != '[' && text[0] != '"' && text[0] != '\'' {
+		c.args = text
+		return []candidate{c}
+	}
+	return lenientArgs(c, text, ts)
+}
+
+// lenientArgs reads invalid JSON arguments: repairs, junk after a complete
+// object, objects glued together, a cut fragment after a complete object.
+func lenientArgs(c candidate, text string, ts *toolset) []candidate {
+	r := readValue(text, 0, false)
+	if r.fail != failNone {
+		c.args, c.fail, c.msg, c.key, c.notes = r.v, r.fail, r.msg, r.key, append(c.notes, r.notes...)
+		return []candidate{c}
+	}
+	objs := []map[string]any{}
+	first, ok := r.v.(map[string]any)
+	if !ok {
+		c.fail, c.msg = failSyntax, "they are not a JSON object"
+		return []candidate{c}
+	}
+	objs = append(objs, first)
+	notes := append([]string(nil), r.notes...)
+	pos := r.end
+	for {
+		rest := strings.TrimLeft(text[pos:], " \t\r\n,;")
+		if rest == "" {
+			break
+		}
+		if rest[0] != '{' {
+			notes = append(notes, "junk after the arguments dropped")
+			break
+		}
+		off := len(text) - len(rest)
+		nr := readValue(text, off, false)
+		m, isObj := nr.v.(map[string]any)
+		if nr.fail != failNone || !isObj {
+			notes = append(notes, "cut fragment after the arguments dropped")
+			break
+		}
+		objs = append(objs, m)
+		notes = append(notes, nr.notes...)
+		pos = nr.end
+	}
+	c.notes = append(c.notes, notes...)
+	if len(objs) == 1 {
+		c.args = first
+		return []candidate{c}
+	}
+	return splitGlued(c, objs, ts)
+}
+
+// splitGlued decides what objects glued in one arguments text are: several
+// calls of the same tool when each is complete alone, else one call whose
+// parts were split.
+func splitGlued(c candidate, objs []map[string]any, ts *toolset) []candidate {
+	name := ts.resolve(c.name)
+	if name != "" {
+		o := ts.schema(name)
+		all := true
+		for _, m := range objs {
+			if _, _, reason := normalizeArgs(name, o, m, false); reason != "" {
+				all = false
+				break
+			}
+		}
+		if all {
+			out := make([]candidate, len(objs))
+			for i, m := range objs {
+				out[i] = c
+				out[i].args = m
+				out[i].notes = append(append([]string(nil), c.notes...), "glued objects split into separate calls")
+				if i > 0 {
+					out[i].id = ""
+				}
+			}
+			return out
+		}
+	}
+	merged := map[string]any{}
+	for _, m := range objs {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if _, dup := merged[k]; !dup {
+				merged[k] = m[k]
+			}
+		}
+	}
+	c.args = merged
+	c.notes = append(c.notes, "glued objects merged")
+	return []candidate{c}
+}
