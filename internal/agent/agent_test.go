@@ -142,7 +142,9 @@ func TestToolRoundTrip(t *testing.T) {
 	msgs := s.srv.ChatRequests()[1].JSON["messages"].([]any)
 	asst := msgs[len(msgs)-2].(map[string]any)
 	tc := asst["tool_calls"].([]any)[0].(map[string]any)
-	if tc["function"].(map[string]any)["arguments"] != `{"command":"echo made > f.txt; cat f.txt"}` || asst["content"] != nil {
+	// The arguments go back byte for byte as the model wrote them (here with
+	// Go's \u003e escape), so the server's prompt cache still matches.
+	if tc["function"].(map[string]any)["arguments"] != `{"command":"echo made \u003e f.txt; cat f.txt"}` || asst["content"] != nil {
 		t.Errorf("assistant message sent back: %v", asst)
 	}
 	tool := msgs[len(msgs)-1].(map[string]any)
@@ -171,11 +173,11 @@ func TestWatchdogMessages(t *testing.T) {
 		turn llmtest.Turn
 		want string
 	}{
-		{"first token", llmtest.Turn{Fault: llmtest.FaultHangBeforeFirstByte}, "[error: no first token from the server after 600ms"},
-		{"between tokens", llmtest.Turn{Text: "a b c d e", Fault: llmtest.FaultHangMidStream, FaultAfter: 6}, "[error: connection hang detected after 300ms"},
+		{"first token", llmtest.Turn{Fault: llmtest.FaultHangBeforeFirstByte}, "[error: no first token from the server after 2s"},
+		{"between tokens", llmtest.Turn{Text: "a b c d e", Fault: llmtest.FaultHangMidStream, FaultAfter: 6}, "[error: connection hang detected after 1s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSetup(t, func(o *Options) { o.Watchdog = 300 * time.Millisecond; o.FirstToken = 600 * time.Millisecond }, tc.turn, llmtest.Turn{Text: "next"})
+			s := newSetup(t, func(o *Options) { o.Watchdog = time.Second; o.FirstToken = 2 * time.Second }, tc.turn, llmtest.Turn{Text: "next"})
 			_, err := s.agent.Ask(context.Background(), "hi", &recUI{})
 			var stop *StopError
 			if !errors.As(err, &stop) || !strings.HasPrefix(err.Error(), tc.want) {
@@ -196,21 +198,23 @@ func TestWatchdogMessages(t *testing.T) {
 
 // firstTokenTimeout is never shorter than watchdogTimeout.
 func TestFirstTokenNeverShorterThanWatchdog(t *testing.T) {
-	s := newSetup(t, func(o *Options) { o.Watchdog = 500 * time.Millisecond; o.FirstToken = 10 * time.Millisecond },
-		llmtest.Turn{FirstByteDelay: 200 * time.Millisecond, Text: "ok"})
+	s := newSetup(t, func(o *Options) { o.Watchdog = 3 * time.Second; o.FirstToken = 10 * time.Millisecond },
+		llmtest.Turn{FirstByteDelay: 300 * time.Millisecond, Text: "ok"})
 	if _, err := s.agent.Ask(context.Background(), "hi", &recUI{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestProgressKeepsFirstTokenWaitAlive(t *testing.T) {
-	s := newSetup(t, func(o *Options) { o.Watchdog = 300 * time.Millisecond; o.FirstToken = 300 * time.Millisecond },
-		llmtest.Turn{Progress: []int{0, 512, 1024, 1536, 2048, 2560}, ChunkDelay: 200 * time.Millisecond, Text: "read"})
+	// 12 reports 150 ms apart: 1.8 s in all, past a 1 s first-token wait
+	// that each report restarts.
+	s := newSetup(t, func(o *Options) { o.Watchdog = time.Second; o.FirstToken = time.Second },
+		llmtest.Turn{Progress: []int{0, 256, 512, 768, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 2816}, ChunkDelay: 150 * time.Millisecond, Text: "read"})
 	ui := &recUI{}
 	if _, err := s.agent.Ask(context.Background(), "hi", ui); err != nil {
 		t.Fatalf("progress did not keep the wait alive: %v", err)
 	}
-	if len(ui.progress) < 5 {
+	if len(ui.progress) != 12 {
 		t.Errorf("progress reports: %v", ui.progress)
 	}
 }
