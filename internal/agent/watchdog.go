@@ -2,11 +2,10 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
-	"mm/internal/llm"
+	"mm/internal/config"
 )
 
 // watchdog ends a model call whose stream has gone silent. Before the first
@@ -43,9 +42,9 @@ func (w *watchdog) expire() {
 	}
 	w.stopped = true
 	if w.started {
-		w.cancel(&StopError{Msg: fmt.Sprintf("connection hang detected after %s: the server stopped sending tokens — it may be stuck or overloaded; raise watchdogTimeout if it is just slow", llm.FormatDuration(w.between))})
+		w.cancel(&StopError{Msg: "connection hang detected after " + config.FormatDuration(w.between)})
 	} else {
-		w.cancel(&StopError{Msg: fmt.Sprintf("no first token from the server after %s: it may still be loading the model or reading a long prompt; raise firstTokenTimeout if so", llm.FormatDuration(w.firstToken))})
+		w.cancel(&StopError{Msg: "no first token from the server after " + config.FormatDuration(w.firstToken)})
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"mm/internal/config"
 )
 
 // ProbeTimeout is how long a base URL has to answer GET /models before mm
@@ -121,7 +123,7 @@ func netReason(err error, ctx context.Context) error {
 	var dns *net.DNSError
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("no answer within %s", formatDuration(ProbeTimeout))
+		return fmt.Errorf("no answer within %s", config.FormatDuration(ProbeTimeout))
 	case errors.Is(err, context.Canceled):
 		return context.Canceled
 	case errors.Is(err, syscall.ECONNREFUSED):
@@ -135,19 +137,3 @@ func netReason(err error, ctx context.Context) error {
 	}
 	return err
 }
-
-// formatDuration writes a duration the way the configuration does: 20s, 3m,
-// 1m30s, 500ms (Go's String would say 3m0s).
-func formatDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
-
-// FormatDuration is formatDuration for the other packages' messages.
-func FormatDuration(d time.Duration) string { return formatDuration(d) }

@@ -442,14 +442,6 @@ func TestTraceUnwritableDirWarnsOnce(t *testing.T) {
 	}
 }
 
-func TestFormatDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{20 * time.Second: "20s", 3 * time.Minute: "3m", 90 * time.Second: "1m30s", 500 * time.Millisecond: "500ms", 2 * time.Hour: "2h"} {
-		if got := FormatDuration(d); got != want {
-			t.Errorf("%v: %q, want %q", d, got, want)
-		}
-	}
-}
-
 // Through Genkit: the model is registered and answers; Genkit's side effects
 // on a user's directory and environment are neutralised.
 func TestGenkitModel(t *testing.T) {

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"mm/internal/config"
 )
 
 // DefaultBashTimeout is bashTimeout's default, used when BashOptions.Timeout
@@ -72,7 +74,7 @@ func (o BashOptions) timeout() time.Duration {
 // NewBash returns the bash tool. Every call mutates: a shell command can do
 // anything.
 func NewBash(opts BashOptions) *Tool {
-	desc := strings.ReplaceAll(strings.TrimSpace(bashDescription), "<bashTimeout>", FormatDuration(opts.timeout()))
+	desc := strings.ReplaceAll(strings.TrimSpace(bashDescription), "<bashTimeout>", config.FormatDuration(opts.timeout()))
 	return &Tool{
 		Name:        "bash",
 		Description: desc,
@@ -104,20 +106,6 @@ func bashCommand(args json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return a.Command, true
-}
-
-// FormatDuration writes d the way the configuration does: "30s", "2m",
-// "1m30s", "500ms", "1h" — Go's String without the zero units it appends
-// ("2m0s", "1h0m0s").
-func FormatDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // RunBash runs command with `bash -c` and returns what the model reads:
@@ -181,7 +169,7 @@ func RunBash(ctx context.Context, opts BashOptions, command string) string {
 			}
 		}
 	case <-timer.C:
-		marker = fmt.Sprintf("[error: %s timeout exceeded]", FormatDuration(timeout))
+		marker = fmt.Sprintf("[error: %s timeout exceeded]", config.FormatDuration(timeout))
 		syscall.Kill(-pgid, syscall.SIGTERM)
 		select {
 		case <-done:
