@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -420,4 +421,50 @@ func TestDisplayCommandsAndWarnings(t *testing.T) {
 func bashCall(cmd string) llmtest.Turn {
 	args, _ := json.Marshal(map[string]string{"command": cmd})
 	return llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: string(args)}}}
+}
+
+// Ctrl-C during a command ends the turn at once and kills the command.
+func TestInterruptKillsCommand(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, bashCall("echo $$ > shell.pid; sleep 30"), llmtest.Turn{Text: "never"})
+	cmd := exec.Command(mmBin, "-p", "wait")
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(dir, "shell.pid")
+	deadline := time.Now().Add(20 * time.Second)
+	var pid int
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(pidFile); err == nil && len(b) > 1 {
+			fmt.Sscanf(string(b), "%d", &pid)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if pid == 0 {
+		cmd.Process.Kill()
+		t.Fatal("the command never started")
+	}
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("mm took %s to stop", d)
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "[interrupted]") {
+		t.Errorf("stderr: %s", errb.String())
+	}
+	if syscall.Kill(pid, 0) == nil {
+		t.Errorf("the command's shell %d still runs", pid)
+	}
+	if n := len(srv.ChatRequests()); n != 1 {
+		t.Errorf("%d model calls after the interrupt", n)
+	}
 }
