@@ -40,9 +40,11 @@ func (t *Quality) Add(q Quality) {
 }
 
 var (
-	emptyLink  = regexp.MustCompile(`(^|[^!\\])\[\s*\]\(`)
-	fenceOpen  = regexp.MustCompile("^\\s*(?:>\\s*)*(?:[-*+]\\s+|\\d+[.)]\\s+)*(```+|~~~+)\\s*(\\S*)")
-	gfmDelimit = regexp.MustCompile(`^\s*(?:>\s*)*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$|^\s*(?:>\s*)*\|\s*:?-{3,}:?\s*\|\s*$`)
+	numberStart = regexp.MustCompile(`^\d+\\[.)]`)
+	listMarker  = regexp.MustCompile(`^(?:(?:[-+*]|\d{1,9}[.)])(?: \[[ x]\])? +)+`)
+	emptyLink   = regexp.MustCompile(`(^|[^!\\])\[\s*\]\(`)
+	fenceOpen   = regexp.MustCompile("^\\s*(?:>\\s*)*(?:[-*+]\\s+|\\d+[.)]\\s+)*(```+|~~~+)\\s*(\\S*)")
+	gfmDelimit  = regexp.MustCompile(`^\s*(?:>\s*)*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$|^\s*(?:>\s*)*\|\s*:?-{3,}:?\s*\|\s*$`)
 )
 
 // BoilerplatePhrases are navigation, cookie and sharing texts a reader of
@@ -138,7 +140,19 @@ func stripCode(line string, dest bool) string {
 // the start of the line), an `&` that starts no entity.
 func needlessEscapes(line string) int {
 	n := 0
+	// The line starts after the quote and list markers: the reference
+	// escapes a block marker there, and it may be needed.
 	start := len(line) - len(strings.TrimLeft(line, " >"))
+	if m := listMarker.FindStringIndex(line[start:]); m != nil {
+		start += m[1]
+	}
+	if strings.HasPrefix(line[start:], "<") {
+		return 0 // raw HTML: no Markdown escapes in it
+	}
+	// "N\." at the line start keeps a number from becoming a list.
+	if m := numberStart.FindStringIndex(line[start:]); m != nil {
+		start += m[1] - 2
+	}
 	for i := 0; i+1 < len(line); i++ {
 		if line[i] != '\\' {
 			continue

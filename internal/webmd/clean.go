@@ -136,7 +136,7 @@ func containsLandmark(n *html.Node) bool {
 // chromeRole reports an ARIA role of page chrome: navigation, banner,
 // complementary, search, contentinfo, dialog (alertdialog too).
 func chromeRole(v string) bool {
-	for _, tok := range strings.Fields(v) {
+	for tok := range fields(v) {
 		switch strings.ToLower(tok) {
 		case "navigation", "banner", "complementary", "search", "contentinfo", "dialog", "alertdialog":
 			return true
@@ -147,7 +147,7 @@ func chromeRole(v string) bool {
 
 // srOnly reports the classes of text meant for screen readers only.
 func srOnly(v string) bool {
-	for _, tok := range strings.Fields(v) {
+	for tok := range fields(v) {
 		switch strings.ToLower(tok) {
 		case "sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text",
 			"screen-reader-only", "screenreader-only", "sr-text", "element-invisible",
@@ -269,4 +269,24 @@ func boilerplateWords(v string) bool {
 		}
 	}
 	return check()
+}
+
+// fields yields the space-separated words of an attribute value without
+// allocating a slice: class attributes are read on most elements.
+func fields(v string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for i := 0; i < len(v); {
+			for i < len(v) && isSpaceByte(v[i]) {
+				i++
+			}
+			j := i
+			for j < len(v) && !isSpaceByte(v[j]) {
+				j++
+			}
+			if j > i && !yield(v[i:j]) {
+				return
+			}
+			i = j
+		}
+	}
 }

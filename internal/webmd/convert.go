@@ -61,14 +61,24 @@ func Convert(page []byte, o Options) string {
 		// A bytes.Reader never fails; the parser has no other error.
 		return ""
 	}
-	return ConvertNode(doc, o, len(page))
+	return convert(doc, o, len(page), true)
 }
 
-// ConvertNode converts a parsed document; sizeHint (the page's size, or
-// 0) presizes the output buffer.
+// ConvertNode converts a parsed document, which it leaves as it is;
+// sizeHint (the page's size, or 0) presizes the output buffer.
 func ConvertNode(doc *html.Node, o Options, sizeHint int) string {
-	c := &conv{opt: o, base: o.BaseURL}
-	c.w.buf = make([]byte, 0, sizeHint/8+64)
+	return convert(doc, o, sizeHint, false)
+}
+
+// convert walks doc. With consume, each subtree is unlinked once written,
+// so the collector can free the tree while the Markdown grows: the peak is
+// then the tree or the output, not both.
+func convert(doc *html.Node, o Options, sizeHint int, consume bool) string {
+	c := &conv{opt: o, consume: consume}
+	c.setBase(o.BaseURL)
+	// Markdown is about 45% of a page's HTML; a third, grown once if
+	// need be, wastes little on script-heavy pages.
+	c.w.buf = make([]byte, 0, sizeHint/3+64)
 	c.w.needPrefix = true
 	c.node(doc)
 	out := finish(c.w.buf)
@@ -104,6 +114,9 @@ type conv struct {
 	w    writer
 	opt  Options
 	base *url.URL
+	// origin, page and dir are the base URL's scheme and host, the base
+	// without its fragment, and its directory: the fast paths of resolve.
+	origin, page, dir string
 
 	inMain int // inside <main> or <article>: a <footer> there is content
 	inItem int // inside a list item: a nested list is tight
@@ -112,13 +125,27 @@ type conv struct {
 	del    int
 	link   int // inside a link: no nested link
 
+	consume bool   // unlink what is written (Convert owns the tree)
 	scratch []byte // code block text
 	cellW   writer // reused for table cells
 }
 
 func (c *conv) children(n *html.Node) {
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+	for ch := n.FirstChild; ch != nil; {
+		next := ch.NextSibling
 		c.node(ch)
+		if c.consume {
+			// Nothing looks back at a written sibling: drop every link
+			// to it (ancestors stay reachable through Parent).
+			n.FirstChild = next
+			if next != nil {
+				next.PrevSibling = nil
+			} else {
+				n.LastChild = nil
+			}
+			ch.NextSibling = nil
+		}
+		ch = next
 	}
 }
 
@@ -628,6 +655,27 @@ func hasScheme(u, scheme string) bool {
 	return strings.EqualFold(u[:len(scheme)], scheme) && u[len(scheme)] == ':'
 }
 
+// setBase prepares the base URL's parts the common links need: a page has
+// thousands of links, and url.Parse plus ResolveReference for each was a
+// fifth of what the conversion allocated.
+func (c *conv) setBase(base *url.URL) {
+	c.base = base
+	if base == nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return
+	}
+	c.origin = (&url.URL{Scheme: base.Scheme, User: base.User, Host: base.Host}).String()
+	page := *base
+	page.Fragment, page.RawFragment = "", ""
+	c.page = page.String()
+	p := base.EscapedPath()
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		p = p[:i+1]
+	} else {
+		p = "/"
+	}
+	c.dir = c.origin + p
+}
+
 // resolve makes ref absolute against the base URL, if any.
 func (c *conv) resolve(ref string) string {
 	if c.base == nil {
@@ -636,11 +684,37 @@ func (c *conv) resolve(ref string) string {
 	if (strings.HasPrefix(ref, "https://") || strings.HasPrefix(ref, "http://")) && !strings.Contains(ref, "/.") {
 		return ref
 	}
+	if c.origin != "" && !strings.Contains(ref, "/.") && !strings.HasPrefix(ref, ".") {
+		switch {
+		case ref[0] == '#':
+			return c.page + ref
+		case ref[0] == '/' && (len(ref) == 1 || ref[1] != '/'):
+			return c.origin + ref
+		case ref[0] != '?' && ref[0] != '/' && !hasSchemePrefix(ref):
+			return c.dir + ref
+		}
+	}
 	u, err := url.Parse(ref)
 	if err != nil {
 		return ref
 	}
 	return c.base.ResolveReference(u).String()
+}
+
+// hasSchemePrefix reports a ref that starts with a scheme ("mailto:"):
+// letters, digits, +, -, . before a colon that comes before any /, ? or #.
+func hasSchemePrefix(ref string) bool {
+	for i := 0; i < len(ref); i++ {
+		switch c := ref[i]; {
+		case c == ':':
+			return i > 0
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // appendDest writes a link destination: spaces, angle brackets, controls

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/net/html"
 )
 
 type convCase struct {
@@ -87,24 +89,24 @@ func TestConversionRules(t *testing.T) {
 		{"list after paragraph", "<p>p</p><ul><li>a</li></ul><p>q</p>", Options{}, "p\n\n- a\n\nq"},
 		{"simple table", "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>", Options{}, "| a | b |\n| --- | --- |\n| 1 | 2 |"},
 		{"table first row is header", "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>", Options{}, "| a | b |\n| --- | --- |\n| 1 | 2 |"},
-		{"table pipe escaped", "<table><tr><td>a|b</td><td>c</td></tr></table>", Options{}, "| a\\|b | c |\n| --- | --- |"},
-		{"table br in cell", "<table><tr><td>a<br>b</td><td>c</td></tr></table>", Options{}, "| a<br>b | c |\n| --- | --- |"},
-		{"table paragraphs in cell", "<table><tr><td><p>a</p><p>b</p></td><td>c</td></tr></table>", Options{}, "| a<br>b | c |\n| --- | --- |"},
-		{"table caption above", "<table><caption>Cap</caption><tr><td>a</td><td>b</td></tr></table>", Options{}, "Cap\n\n| a | b |\n| --- | --- |"},
+		{"table pipe escaped", "<table><tr><td>a|b</td><td>c</td></tr><tr><td>1</td><td>2</td></tr></table>", Options{}, "| a\\|b | c |\n| --- | --- |\n| 1 | 2 |"},
+		{"table br in cell", "<table><tr><th>h</th><th>i</th></tr><tr><td>a<br>b</td><td>c</td></tr></table>", Options{}, "| h | i |\n| --- | --- |\n| a<br>b | c |"},
+		{"table paragraphs in cell", "<table><tr><th>h</th><th>i</th></tr><tr><td><p>a</p><p>b</p></td><td>c</td></tr></table>", Options{}, "| h | i |\n| --- | --- |\n| a<br>b | c |"},
+		{"table caption above", "<table><caption>Cap</caption><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>", Options{}, "Cap\n\n| a | b |\n| --- | --- |\n| 1 | 2 |"},
 		{"table ragged rows padded", "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td></tr></table>", Options{}, "| a | b |\n| --- | --- |\n| 1 | |"},
 		{"table thead tbody tfoot order", "<table><tfoot><tr><td>f</td><td>f</td></tr></tfoot><tbody><tr><td>b</td><td>b</td></tr></tbody><thead><tr><th>h</th><th>h</th></tr></thead></table>", Options{}, "| h | h |\n| --- | --- |\n| b | b |\n| f | f |"},
-		{"table code with pipe", "<table><tr><td><code>a|b</code></td><td>c</td></tr></table>", Options{}, "| `a\\|b` | c |\n| --- | --- |"},
+		{"table code with pipe", "<table><tr><th>h</th><th>i</th></tr><tr><td><code>a|b</code></td><td>c</td></tr></table>", Options{}, "| h | i |\n| --- | --- |\n| `a\\|b` | c |"},
 	})
 }
 
 func TestTables(t *testing.T) {
 	span := `<table><tr><th colspan="2">h</th></tr><tr><td rowspan="2" class="x" style="color:red">a</td><td>b</td></tr><tr><td>c</td></tr></table>`
-	nested := `<table><tr><td>a</td><td><table><tr><td>x</td><td>y</td></tr></table></td></tr></table>`
+	nested := `<table><tr><th>h</th><th>i</th></tr><tr><td>a</td><td><table><tr><td>x</td><td>y</td></tr><tr><td>z</td><td>t</td></tr></table></td></tr></table>`
 	runConvCases(t, []convCase{
 		{"colspan kept as html", span, Options{}, "<table>\n<tr><th colspan=\"2\">h</th></tr>\n<tr><td rowspan=\"2\">a</td><td>b</td></tr>\n<tr><td>c</td></tr>\n</table>"},
 		{"colspan flattened", span, Options{Tables: TablesFlatten}, "| h | h |\n| --- | --- |\n| a | b |\n| a | c |"},
-		{"nested kept as html", nested, Options{}, "<table>\n<tr><td>a</td><td>\n<table>\n<tr><td>x</td><td>y</td></tr>\n</table></td></tr>\n</table>"},
-		{"nested flattened", nested, Options{Tables: TablesFlatten}, "| a | x y |\n| --- | --- |"},
+		{"nested kept as html", nested, Options{}, "<table>\n<tr><th>h</th><th>i</th></tr>\n<tr><td>a</td><td>\n<table>\n<tr><td>x</td><td>y</td></tr>\n<tr><td>z</td><td>t</td></tr>\n</table></td></tr>\n</table>"},
+		{"nested flattened", nested, Options{Tables: TablesFlatten}, "| h | i |\n| --- | --- |\n| a | x y<br>z t |"},
 		{"html table keeps only the reference's attributes",
 			`<table><tr><td colspan="2"><a href="/x" class="c" title="t">l</a> <img src="/i.png" alt="i" width="3"> <input type="checkbox" checked name="n"></td></tr><tr><td><ol start="3" class="k"><li>z</li></ol></td><td><pre class="language-go highlight">x</pre></td></tr></table>`,
 			Options{BaseURL: mustURL("https://h.org/d/")},
@@ -114,7 +116,12 @@ func TestTables(t *testing.T) {
 		{"html table text escaped", `<table><tr><td colspan="2">a &lt; b &amp; c</td></tr><tr><td>1</td><td>2</td></tr></table>`, Options{}, "<table>\n<tr><td colspan=\"2\">a &lt; b &amp; c</td></tr>\n<tr><td>1</td><td>2</td></tr>\n</table>"},
 		{"html table has no blank line", "<table><tr><td colspan=2><pre>a\n\nb</pre></td></tr><tr><td>1</td><td>2</td></tr></table>", Options{}, "<table>\n<tr><td colspan=\"2\"><pre>a<br><br>b</pre></td></tr>\n<tr><td>1</td><td>2</td></tr>\n</table>"},
 		{"layout table of one cell is its content", "<table><tr><td><h2>T</h2><p>x</p></td></tr></table>", Options{}, "## T\n\nx"},
-		{"presentation table is its content", `<table role="presentation"><tr><td>a</td><td>b</td></tr></table>`, Options{}, "a\n\nb"},
+		{"presentation table is its content", `<table role="presentation"><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>`, Options{}, "a\n\nb\n\nc\n\nd"},
+		{"one-row table is its content", `<table><tr><td><img src="https://x.org/l.png" alt="logo"></td><td>Site name</td></tr></table>`, Options{}, "![logo](https://x.org/l.png)\n\nSite name"},
+		{"one-column table is its content", `<table><tr><td><b>Menu</b></td></tr><tr><td><ul><li>a</li></ul></td></tr></table>`, Options{}, "**Menu**\n\n- a"},
+		{"one-column table with header is data", `<table><tr><th>Name</th></tr><tr><td>a</td></tr></table>`, Options{}, "| Name |\n| --- |\n| a |"},
+		{"table with a heading in a cell is its content", `<table><tr><td><h1>T</h1></td><td>x</td></tr><tr><td>y</td><td><table><tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table></td></tr></table>`, Options{},
+			"# T\n\nx\n\ny\n\n| 1 | 2 |\n| --- | --- |\n| 3 | 4 |"},
 		{"empty table", "<table><tr><td></td><td> </td></tr></table>", Options{}, ""},
 	})
 }
@@ -181,7 +188,8 @@ func TestEscaping(t *testing.T) {
 	runConvCases(t, []convCase{
 		{"specials", `<p>a\b *c* ` + "`d`" + ` [e] &lt;f&gt;</p>`, Options{}, "a\\\\b \\*c\\* \\`d\\` \\[e\\] \\<f>"},
 		{"underscore inside a word stays", "<p>snake_case and CONST_NAME_2</p>", Options{}, "snake_case and CONST_NAME_2"},
-		{"underscore outside a word", "<p>_private and trailing_ and __init__</p>", Options{}, "\\_private and trailing\\_ and \\_\\_init\\_\\_"},
+		{"underscore outside a word", "<p>_private and trailing_ and __init__ and (_x_)</p>", Options{}, "\\_private and trailing_ and \\_\\_init__ and (\\_x_)"},
+		{"underscore across text nodes", "<p>A_<span>B</span> <b>x</b>_y</p>", Options{}, "A_B **x**\\_y"},
 		{"line start hash", "<p># not a heading</p>", Options{}, "\\# not a heading"},
 		{"line start quote", "<p>&gt; not a quote</p>", Options{}, "\\> not a quote"},
 		{"line start dash plus equals pipe", "<p>- a</p><p>+ b</p><p>= c</p><p>| d</p>", Options{}, "\\- a\n\n\\+ b\n\n\\= c\n\n\\| d"},
@@ -192,7 +200,7 @@ func TestEscaping(t *testing.T) {
 		{"no escape after heading marker", "<h2>- x</h2>", Options{}, "## - x"},
 		{"entity-like ampersand", "<p>&amp;amp; and a &amp; b</p>", Options{}, "\\&amp; and a & b"},
 		{"closing hashes of a heading", "<h2>C #</h2><h2>C#</h2>", Options{}, "## C \\#\n\n## C#"},
-		{"url text not escaped in autolink", `<p><a href="https://x.org/a_b_">https://x.org/a_b_</a></p>`, Options{}, "[https://x.org/a_b\\_](https://x.org/a_b_)"},
+		{"url text equal to url is an autolink", `<p><a href="https://x.org/a_b_">https://x.org/a_b_</a></p>`, Options{}, "<https://x.org/a_b_>"},
 	})
 }
 
@@ -247,5 +255,35 @@ func TestOutputAlwaysValid(t *testing.T) {
 	}
 	if !strings.Contains(got, "caf\uFFFD") || !strings.HasSuffix(got, "```\n") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestResolveFastPaths: the shortcuts of resolve agree with
+// url.ResolveReference.
+func TestResolveFastPaths(t *testing.T) {
+	for _, base := range []string{"https://h.org/d/p.html?q=1#f", "http://h.org", "https://u@h.org:8443/a/b/", "https://h.org/x"} {
+		b := mustURL(base)
+		c := &conv{}
+		c.setBase(b)
+		for _, ref := range []string{"#x", "/a", "/", "a/b.html", "a", "?q=2", "./a", "../a", "a/../b", "//cdn.org/x", "mailto:x@y.org", "https://o.org/p", "a:b", "a?b#c", "/a#b"} {
+			u, err := url.Parse(ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := b.ResolveReference(u).String()
+			if got := c.resolve(ref); got != want {
+				t.Errorf("base %s, ref %q: got %q, want %q", base, ref, got, want)
+			}
+		}
+	}
+}
+
+// TestConvertNodeLeavesTheTree: only Convert, which owns its tree,
+// unlinks what it wrote.
+func TestConvertNodeLeavesTheTree(t *testing.T) {
+	doc, _ := html.Parse(strings.NewReader("<p>a</p><p>b</p>"))
+	first := ConvertNode(doc, Options{}, 0)
+	if second := ConvertNode(doc, Options{}, 0); first != "a\n\nb\n" || second != first {
+		t.Errorf("first %q, second %q", first, second)
 	}
 }

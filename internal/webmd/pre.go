@@ -107,7 +107,7 @@ func isGutter(n *html.Node) bool {
 	if !ok {
 		return false
 	}
-	for _, tok := range strings.Fields(cl) {
+	for tok := range fields(cl) {
 		switch tok {
 		case "linenos", "lineno", "linenodiv", "gutter", "rouge-gutter", "line-numbers-rows", "hljs-ln-numbers", "line-number", "line-numbers":
 			return true

@@ -93,8 +93,11 @@ func (c *conv) complexTable(rows []*html.Node) bool {
 }
 
 // isLayoutTable reports a table used to lay out a page rather than to hold
-// data: a presentation role, or a single cell. Its content is written as
-// blocks, as a reader sees it.
+// data, whose content is then written as blocks, as a reader sees it: a
+// presentation role, a single row (cells side by side), a single column
+// without header cells (blocks stacked), or a heading in a cell. Old sites
+// nest such tables to build the whole page; without this, the reference's
+// rule for nested tables would hand the model the page as raw HTML.
 func isLayoutTable(t *html.Node, rows []*html.Node) bool {
 	if r, ok := attr(t, "role"); ok {
 		switch strings.ToLower(strings.TrimSpace(r)) {
@@ -102,18 +105,44 @@ func isLayoutTable(t *html.Node, rows []*html.Node) bool {
 			return true
 		}
 	}
-	cells := 0
+	if len(rows) <= 1 {
+		return true
+	}
+	cols, th := 0, false
 	for _, tr := range rows {
+		n := 0
 		for td := tr.FirstChild; td != nil; td = td.NextSibling {
-			if isCell(td) {
-				cells++
-				if cells > 1 {
-					return false
-				}
+			if !isCell(td) {
+				continue
+			}
+			n += span(td, "colspan")
+			if td.DataAtom == atom.Th {
+				th = true
+			}
+			if hasHeading(td) {
+				return true
 			}
 		}
+		cols = max(cols, n)
 	}
-	return true
+	return cols <= 1 && !th
+}
+
+// hasHeading reports a heading in n, outside nested tables.
+func hasHeading(n *html.Node) bool {
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if ch.Type != html.ElementNode || ch.DataAtom == atom.Table {
+			continue
+		}
+		switch ch.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return true
+		}
+		if hasHeading(ch) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *conv) table(t *html.Node) {

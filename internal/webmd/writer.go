@@ -359,9 +359,9 @@ var special = func() (t [256]bool) {
 }()
 
 // escapeText writes s with the reference's escapes: `\`, `*`, a backquote,
-// `[`, `]`, `<` and a `_` outside a word get a backslash, and so does a
-// line-starting `#`, `>`, `-`, `+`, `=`, `|` or `N.`. Nothing else is
-// escaped: `snake_case` stays as is.
+// `[`, `]`, `<` and a `_` outside a word (not after a letter or a digit)
+// get a backslash, and so does a line-starting `#`, `>`, `-`, `+`, `=`,
+// `|` or `N.`. Nothing else is escaped: `snake_case` stays as is.
 func (w *writer) escapeText(s string, spaceAfter bool) {
 	if w.lineStart && w.inline == "" {
 		s = w.escapeLineStart(s)
@@ -405,16 +405,17 @@ func (w *writer) escapeText(s string, spaceAfter bool) {
 		esc := true
 		switch c {
 		case '_':
-			// A run of underscores inside a word (snake_case) is left
-			// alone; one that touches a word boundary is escaped whole.
+			// Only an underscore that could open emphasis needs a
+			// backslash: one after a letter or a digit cannot (CommonMark
+			// flanking rules), and so can close nothing either once every
+			// opener is escaped. snake_case and trailing_ stay as is; a
+			// run is escaped whole (\_\_init__).
 			j := i
 			for j < len(s) && s[j] == '_' {
 				j++
 			}
-			before := wordBefore(b, s[last:i])
-			after := j < len(s) && isWordStart(s[j:])
 			b = append(b, s[last:i]...)
-			if before && after {
+			if wordBefore(b) {
 				b = append(b, s[i:j]...)
 			} else {
 				for k := i; k < j; k++ {
@@ -440,19 +441,10 @@ func (w *writer) escapeText(s string, spaceAfter bool) {
 	w.buf = append(b, s[last:]...)
 }
 
-// wordBefore reports whether the text just before a position is a letter
-// or a digit: the pending run if any, else what is already written.
-func wordBefore(buf []byte, pending string) bool {
-	if pending != "" {
-		r, _ := utf8.DecodeLastRuneInString(pending)
-		return isWordRune(r)
-	}
+// wordBefore reports whether what is written last is a letter or a
+// digit.
+func wordBefore(buf []byte) bool {
 	r, _ := utf8.DecodeLastRune(buf)
-	return isWordRune(r)
-}
-
-func isWordStart(s string) bool {
-	r, _ := utf8.DecodeRuneInString(s)
 	return isWordRune(r)
 }
 

@@ -21,6 +21,8 @@ func main() {
 	out := flag.String("out", "", "write each page's Markdown (ours and theirs) to this directory")
 	perPage := flag.Bool("pages", false, "print per-page quality and memory figures")
 	minCPU := flag.Duration("cpu", 3*time.Second, "CPU time to spend at least on each speed measurement")
+	doSpeed := flag.Bool("speed", true, "measure speed")
+	doMem := flag.Bool("mem", true, "measure memory")
 	flag.Parse()
 
 	pages, err := webmdbench.Load(webmdbench.CorpusDir())
@@ -31,11 +33,6 @@ func main() {
 	total := webmdbench.TotalBytes(pages)
 	fmt.Printf("Corpus: %d pages, %.1f MB (%s)\n\n", len(pages), float64(total)/1e6, webmdbench.CorpusDir())
 
-	// Speed.
-	type conv struct {
-		name string
-		fn   func(p *webmdbench.Page)
-	}
 	convs := []conv{
 		{"x/net/html parse only (floor)", func(p *webmdbench.Page) { webmdbench.ParseOnly(p) }},
 		{"mm webmd (ours)", func(p *webmdbench.Page) { webmdbench.Ours(p) }},
@@ -43,6 +40,21 @@ func main() {
 		{"html-to-markdown v2.5.2", func(p *webmdbench.Page) { webmdbench.Theirs(p) }},
 	}
 	speed := map[string]float64{}
+	if *doSpeed {
+		measureSpeed(pages, convs, speed, *minCPU, total)
+	}
+	quality(pages, *out, *perPage)
+	if *doMem {
+		memory(convs, *perPage)
+	}
+}
+
+type conv struct {
+	name string
+	fn   func(p *webmdbench.Page)
+}
+
+func measureSpeed(pages []webmdbench.Page, convs []conv, speed map[string]float64, minCPU time.Duration, total int64) {
 	fmt.Println("| converter | MB per CPU-second | MB/s wall |")
 	fmt.Println("|---|---:|---:|")
 	for _, c := range convs {
@@ -50,7 +62,7 @@ func main() {
 			c.fn(&pages[i])
 		}
 		cpu0, wall0, reps := webmdbench.CPUTime(), time.Now(), 0
-		for reps == 0 || webmdbench.CPUTime()-cpu0 < *minCPU {
+		for reps == 0 || webmdbench.CPUTime()-cpu0 < minCPU {
 			for i := range pages {
 				c.fn(&pages[i])
 			}
@@ -63,15 +75,16 @@ func main() {
 	}
 	ours, theirs, floor := speed["mm webmd (ours)"], speed["html-to-markdown v2.5.2"], speed["x/net/html parse only (floor)"]
 	fmt.Printf("\nOurs: %.1f× html-to-markdown, %.0f%% of parse-only speed.\n\n", ours/theirs, 100*ours/floor)
+}
 
-	// Quality.
+func quality(pages []webmdbench.Page, out string, perPage bool) {
 	var qo, qt webmdbench.Quality
 	invalidOurs, invalidTheirs, invalidTheirsRaw := 0, 0, 0
 	pres, hinted := 0, 0
-	if *out != "" {
-		os.MkdirAll(*out, 0o755)
+	if out != "" {
+		os.MkdirAll(out, 0o755)
 	}
-	if *perPage {
+	if perPage {
 		fmt.Println("| page | ours bytes | theirs bytes | ours esc | theirs esc | ours boiler | theirs boiler |")
 		fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	}
@@ -93,12 +106,12 @@ func main() {
 		n, h := webmdbench.SourceHints(p.HTML)
 		pres += n
 		hinted += h
-		if *out != "" {
+		if out != "" {
 			base := strings.TrimSuffix(p.Name, ".html")
-			os.WriteFile(filepath.Join(*out, base+".ours.md"), []byte(mo), 0o644)
-			os.WriteFile(filepath.Join(*out, base+".theirs.md"), []byte(mt), 0o644)
+			os.WriteFile(filepath.Join(out, base+".ours.md"), []byte(mo), 0o644)
+			os.WriteFile(filepath.Join(out, base+".theirs.md"), []byte(mt), 0o644)
 		}
-		if *perPage {
+		if perPage {
 			fmt.Printf("| %s | %d | %d | %d | %d | %d | %d |\n", p.Name, a.Bytes, b.Bytes, a.NeedlessEsc, b.NeedlessEsc, a.Boilerplate, b.Boilerplate)
 		}
 	}
@@ -113,9 +126,10 @@ func main() {
 	fmt.Printf("| GFM tables produced | %d | %d |\n", qo.GFMTables, qt.GFMTables)
 	fmt.Printf("| navigation/cookie phrases left in | %d | %d |\n", qo.Boilerplate, qt.Boilerplate)
 	fmt.Printf("| Markdown produced | %.1f MB | %.1f MB |\n\n", float64(qo.Bytes)/1e6, float64(qt.Bytes)/1e6)
+}
 
-	// Memory, one page on the heap at a time (see MeasureMemory).
-	pages = nil
+// memory measures each page alone on the heap (see MeasureMemory).
+func memory(convs []conv, perPage bool) {
 	type ratios struct{ peak, alloc []float64 }
 	mem := map[string]*ratios{}
 	var sumSize float64
@@ -156,7 +170,7 @@ func main() {
 			r.peak = append(r.peak, float64(m.PeakLive)/size)
 			r.alloc = append(r.alloc, float64(m.Alloc)/size)
 			sumPeak[c.name] += float64(m.PeakLive)
-			if *perPage {
+			if perPage {
 				fmt.Printf("mem %s %s peak %.1fx alloc %.1fx\n", p.Name, c.name, float64(m.PeakLive)/size, float64(m.Alloc)/size)
 			}
 		}
