@@ -22,11 +22,12 @@ const metaScanBytes = 4096
 // valid UTF-8, else windows-1252. An unknown name is ignored.
 //
 // One exception, for pages that lie: a label naming a legacy encoding is
-// not believed when the bytes are valid UTF-8 with non-ASCII characters in
-// them. Real text in a legacy encoding is practically never valid UTF-8;
-// a UTF-8 page with a stale label (a template copied from an older site)
-// is common, and decoding it as labelled turns every accent into
-// mojibake.
+// not believed when the bytes are UTF-8 (see mostlyUTF8), and "valid
+// UTF-8" tolerates a few broken sequences. Real text in a legacy encoding
+// practically never reads as UTF-8; a UTF-8 page with a stale label (a
+// template copied from an older site) or a few bytes mangled by a
+// generator is common, and decoding it as windows-1252 turns every accent
+// into mojibake. The broken sequences become U+FFFD.
 func Decode(body []byte, contentType string) ([]byte, string, error) {
 	switch {
 	case bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")):
@@ -47,12 +48,12 @@ func Decode(body []byte, contentType string) ([]byte, string, error) {
 		}
 	}
 	if enc == nil || name == "utf-8" {
-		if name == "utf-8" || utf8.Valid(body) {
+		if name == "utf-8" || utf8.Valid(body) || mostlyUTF8(body) {
 			return decodeUTF8(body), "utf-8", nil
 		}
 		enc, name = lookup("windows-1252")
-	} else if !strings.HasPrefix(name, "utf-16") && enc != encoding.Replacement && utf8.Valid(body) && hasNonASCII(body) {
-		return body, "utf-8", nil
+	} else if !strings.HasPrefix(name, "utf-16") && enc != encoding.Replacement && mostlyUTF8(body) {
+		return decodeUTF8(body), "utf-8", nil
 	}
 	if enc == encoding.Replacement {
 		return nil, "", errorf(ErrConversion, "cannot decode the page: its encoding %q is not supported", label)
@@ -95,13 +96,28 @@ func decodeWith(enc encoding.Encoding, name string, b []byte) ([]byte, string, e
 	return decodeUTF8(out), name, nil
 }
 
-func hasNonASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return true
+// mostlyUTF8 reports bytes that are UTF-8: non-ASCII sequences, at least
+// three valid ones for each invalid byte. Text in a legacy encoding fails
+// by far: a Latin-1 accent is followed by ASCII, so nearly every
+// non-ASCII byte of it is invalid UTF-8, and CJK double-byte encodings
+// form a valid sequence by chance for a few characters in ten at most.
+func mostlyUTF8(b []byte) bool {
+	valid, invalid := 0, 0
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			invalid++
+			i++
+			continue
+		}
+		valid++
+		i += size
 	}
-	return false
+	return valid > 0 && (invalid == 0 || valid >= 16 && valid >= 3*invalid)
 }
 
 // headerCharset returns the charset parameter of a Content-Type value.
@@ -112,9 +128,15 @@ func headerCharset(ct string) string {
 	if _, params, err := mime.ParseMediaType(ct); err == nil {
 		return params["charset"]
 	}
-	// A malformed header may still carry a readable charset.
-	if i := strings.Index(strings.ToLower(ct), "charset="); i >= 0 {
-		v := ct[i+len("charset="):]
+	// A malformed header may still carry a readable charset. The search
+	// is on the bytes: lower-casing could change the length (invalid
+	// UTF-8 becomes U+FFFD) and the index would not match ct.
+	const key = "charset="
+	for i := 0; i+len(key) <= len(ct); i++ {
+		if !strings.EqualFold(ct[i:i+len(key)], key) {
+			continue
+		}
+		v := ct[i+len(key):]
 		if j := strings.IndexAny(v, "; "); j >= 0 {
 			v = v[:j]
 		}

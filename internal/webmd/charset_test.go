@@ -34,6 +34,9 @@ func TestDecode(t *testing.T) {
 		// template). Believing it would turn é into Ã©.
 		{"lying legacy label", `<meta charset="iso-8859-1"><p>caf` + "\xc3\xa9</p>", "", `<meta charset="iso-8859-1"><p>café</p>`, "utf-8"},
 		{"lying header", "<p>caf\xc3\xa9 \xe4\xb8\xad</p>", "text/html; charset=gb2312", "<p>café 中</p>", "utf-8"},
+		{"mostly utf-8 with a broken byte, legacy label", "<p>" + strings.Repeat("\xc3\xa9", 16) + "\xe1x</p>", "text/html; charset=iso-8859-1", "<p>" + strings.Repeat("é", 16) + "\uFFFDx</p>", "utf-8"},
+		{"mostly utf-8 with a broken byte, no label", "<p>" + strings.Repeat("\xc3\xa9", 16) + "\xe1x</p>", "", "<p>" + strings.Repeat("é", 16) + "\uFFFDx</p>", "utf-8"},
+		{"latin-1 that happens to hold one utf-8 pair", "<p>\xe9t\xe9 \xc3\xa9 \xe0 \xe8</p>", "", "<p>été Ã© à è</p>", "windows-1252"},
 		{"ASCII page with a legacy label", "<p>plain</p>", "text/html; charset=iso-8859-1", "<p>plain</p>", "windows-1252"},
 	}
 	for _, tc := range cases {

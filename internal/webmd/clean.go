@@ -208,7 +208,7 @@ var boilerplateWords_ = map[string]bool{
 	"share": true, "sharing": true, "sharebar": true, "sharebuttons": true,
 	"social": true, "socials": true,
 	"breadcrumb": true, "breadcrumbs": true,
-	"nav": true, "navbar": true, "navigation": true, "navmenu": true, "topnav": true, "sidenav": true,
+	"nav": true, "navbar": true, "navheader": true, "navfooter": true, "navigation": true, "navmenu": true, "topnav": true, "sidenav": true,
 	"menu": true, "menus": true, "menubar": true, "mainmenu": true,
 	"sidebar": true, "sidebars": true,
 	"skiplink": true, "skiplinks": true, "skip": true, "skipnav": true,
