@@ -1,0 +1,309 @@
+package tools
+
+// This file holds what read_file, write_file and edit_file share: resolving
+// a path, loading a file as text with clear refusals for what is not text,
+// and writing a file so that a crash, a full disk or a concurrent change
+// never leaves the user with a lost or half-written file.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// FileOptions configures read_file, write_file and edit_file.
+type FileOptions struct {
+	Dir       string // working directory: relative paths resolve against it ("" = process cwd)
+	MaxOutput int    // maxOutput: what a tool returns is truncated to it with Truncate (<= 0: no limit)
+}
+
+// MaxFileSize is the largest file the file tools load: a file is held in
+// memory whole, twice during an edit.
+const MaxFileSize = 64 << 20
+
+// binarySniff is how much of the start of a file is searched for a NUL
+// byte: the rule git and grep use to call a file binary.
+const binarySniff = 8 << 10
+
+// FileChange is what one write_file or edit_file call does to one file,
+// computed before anything is written, so a facade can show the diff
+// (old and new text) before asking for permission, and Run writes exactly
+// what was shown.
+type FileChange struct {
+	Path    string // the path as the model wrote it
+	AbsPath string // the file written: absolute, symbolic links resolved
+	Old     string // whole content before ("" when the file does not exist)
+	New     string // whole content after
+	Existed bool
+	DryRun  bool   // edit_file's dry_run: the report is given, nothing is written
+	Report  string // what the model reads once the change is made: header and diff
+}
+
+// Unchanged reports whether writing the change would leave the file as it is.
+func (c FileChange) Unchanged() bool {
+	return c.Existed && c.Old == c.New
+}
+
+// Apply writes the change. It first checks that the file still holds Old
+// (or still does not exist): the user may have edited it while the
+// permission question was on screen, and writing a plan made on stale
+// content would silently undo their work. The write itself is atomic: a
+// temporary file in the same directory, synced, then renamed over the
+// original, which keeps its mode. The error's text is for the model.
+func (c FileChange) Apply() error {
+	info, err := os.Stat(c.AbsPath)
+	switch {
+	case err == nil && !c.Existed:
+		return fmt.Errorf("%s was created by someone else meanwhile — nothing written; read it first", c.Path)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot write %s: %v", c.Path, pathErr(err))
+	case err != nil && c.Existed:
+		return fmt.Errorf("%s was deleted meanwhile — nothing written", c.Path)
+	}
+	if c.Existed {
+		cur, err := os.ReadFile(c.AbsPath)
+		if err != nil {
+			return fmt.Errorf("cannot read %s again before writing: %v", c.Path, pathErr(err))
+		}
+		if string(cur) != c.Old {
+			return fmt.Errorf("%s changed on disk since it was read — nothing written; read it again", c.Path)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(c.AbsPath), 0o777); err != nil {
+		return fmt.Errorf("cannot create the directory of %s: %v", c.Path, pathErr(err))
+	}
+	if err := writeAtomic(c.AbsPath, c.New, info); err != nil {
+		return fmt.Errorf("cannot write %s: %v", c.Path, pathErr(err))
+	}
+	return nil
+}
+
+// writeAtomic replaces (or creates) abs with data through a temporary file
+// in the same directory: rename within one file system is atomic, so a
+// reader or a crash sees the old file or the new one, never a mix. prev is
+// the existing file's info, nil for a new file.
+func writeAtomic(abs, data string, prev os.FileInfo) error {
+	// A new file gets 0666 minus the umask, as any editor would create it;
+	// an existing one keeps its own mode, set explicitly below because the
+	// umask may have stripped bits (group write) at creation.
+	perm := os.FileMode(0o666)
+	if prev != nil {
+		perm = prev.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+	}
+	dir, base := filepath.Split(abs)
+	var f *os.File
+	var err error
+	for try := 0; try < 100; try++ {
+		name := filepath.Join(dir, "."+base+".mm-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm.Perm())
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.WriteString(data); err != nil {
+		return err
+	}
+	if prev != nil {
+		if err := f.Chmod(perm); err != nil {
+			return err
+		}
+		// Best effort: keep the owner and group when allowed (root, or a
+		// group the user belongs to); a plain user cannot give a file away.
+		if st, isStat := prev.Sys().(*syscall.Stat_t); isStat {
+			_ = f.Chown(int(st.Uid), int(st.Gid))
+		}
+	}
+	// The data must be on disk before the rename is: otherwise a power cut
+	// can leave the new name pointing at an empty file.
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
+
+// pathErr drops the path from an *fs.PathError: the model knows which file
+// it named, and the absolute path would only add noise.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Resolve makes path absolute against o.Dir, the way the file tools do (a
+// facade needs it for the location of a call). `~` is not expanded: it is a
+// shell convention, and a tool argument is not shell input.
+func (o FileOptions) Resolve(path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(o.Dir, path)
+	}
+	return filepath.Abs(path)
+}
+
+// textFile is a file as the file tools see it.
+type textFile struct {
+	abs     string // absolute, symbolic links resolved when the file exists
+	exists  bool
+	info    os.FileInfo
+	content string
+}
+
+// notExistText is the reference's text for a missing file; edit_file uses
+// it too, since the cure is the same.
+func notExistText(path string) string {
+	return path + " does not exist. Create it with write_file"
+}
+
+// loadText reads path as UTF-8 text. A missing file is not a failure here
+// (tf.exists is false); everything that is not a regular UTF-8 text file
+// under MaxFileSize is, with a text that says what the file is and, through
+// refuse, what the tool will not do with it (" — read_file shows text
+// only").
+func loadText(o FileOptions, path, refuse string) (tf textFile, failure string) {
+	abs, err := o.Resolve(path)
+	if err != nil {
+		return tf, fmt.Sprintf("cannot resolve %s: %v", path, err)
+	}
+	tf.abs = abs
+	info, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A symbolic link to nothing: writing through it would replace the
+		// link itself by a file, so it is not treated as free space.
+		if li, lerr := os.Lstat(abs); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(abs)
+			return tf, fmt.Sprintf("%s is a symbolic link to %s, which does not exist", path, target)
+		}
+		return tf, ""
+	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		return tf, path + " cannot exist: part of its directory path is a file"
+	}
+	if err != nil {
+		return tf, fmt.Sprintf("cannot read %s: %v", path, pathErr(err))
+	}
+	if info.IsDir() {
+		return tf, path + " is a directory, not a file"
+	}
+	if !info.Mode().IsRegular() {
+		// A FIFO would block the read forever; a device is not a document.
+		return tf, path + " is not a regular file"
+	}
+	if info.Size() > MaxFileSize {
+		return tf, fmt.Sprintf("%s is too large (%d bytes; the file tools stop at %d MiB)", path, info.Size(), MaxFileSize>>20)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		// Write the file the link points to, not over the link.
+		tf.abs = real
+	}
+	data, err := os.ReadFile(tf.abs)
+	if err != nil {
+		return tf, fmt.Sprintf("cannot read %s: %v", path, pathErr(err))
+	}
+	if strings.IndexByte(string(data[:min(len(data), binarySniff)]), 0) >= 0 {
+		return tf, path + " is a binary file (it contains NUL bytes)" + refuse
+	}
+	if !utf8.Valid(data) {
+		return tf, path + " is not UTF-8 text" + refuse
+	}
+	tf.exists, tf.info, tf.content = true, info, string(data)
+	return tf, ""
+}
+
+// fileArgError is the text for arguments that do not decode.
+func fileArgError(tool string, err error) string {
+	return fmt.Sprintf("[error: %s: bad arguments: %v]", tool, err)
+}
+
+// lineEnding is how a file ends its lines.
+type lineEnding int
+
+const (
+	endingLF    lineEnding = iota // "\n" only (or no line break at all)
+	endingCRLF                    // every "\n" preceded by "\r"
+	endingMixed                   // both: left exactly as found
+)
+
+func detectEnding(s string) lineEnding {
+	crlf := strings.Count(s, "\r\n")
+	if crlf == 0 {
+		return endingLF
+	}
+	if crlf == strings.Count(s, "\n") {
+		return endingCRLF
+	}
+	return endingMixed
+}
+
+const utf8BOM = "\uFEFF"
+
+// normalized is a file's text the way the edit logic works on it: without
+// a byte-order mark and, for a CRLF file, with "\n" line breaks. Both are
+// put back by denormalize, byte for byte.
+type normalized struct {
+	bom    bool
+	ending lineEnding
+}
+
+func normalize(s string) (string, normalized) {
+	var n normalized
+	if strings.HasPrefix(s, utf8BOM) {
+		n.bom, s = true, s[len(utf8BOM):]
+	}
+	n.ending = detectEnding(s)
+	if n.ending == endingCRLF {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	return s, n
+}
+
+// text brings text the model sent (old, new, content) to the file's
+// convention: "\r\n" becomes "\n" unless the file mixes both.
+func (n normalized) text(s string) string {
+	if n.ending != endingMixed {
+		return strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	return s
+}
+
+func (n normalized) denormalize(s string) string {
+	if n.ending == endingCRLF {
+		s = strings.ReplaceAll(s, "\n", "\r\n")
+	}
+	if n.bom {
+		s = utf8BOM + s
+	}
+	return s
+}
+
+// countNoun writes "1 edit", "2 edits".
+func countNoun(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,114 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+//go:embed write_file.md
+var writeFileDescription string
+
+const writeFileSchema = `{"type":"object","properties":{` +
+	`"path":{"type":"string","description":"File path, relative to the working directory."},` +
+	`"content":{"type":"string","description":"The whole content of the file."}},` +
+	`"required":["path","content"]}`
+
+type writeArgs struct {
+	Path    string  `json:"path"`
+	Content *string `json:"content"`
+}
+
+// NewWriteFile returns the write_file tool.
+func NewWriteFile(o FileOptions) *Tool {
+	return &Tool{
+		Name:        "write_file",
+		Description: strings.TrimSpace(writeFileDescription),
+		Schema:      MustSchema(writeFileSchema),
+		Kind:        KindEdit,
+		Mutates:     func(json.RawMessage) bool { return true },
+		Summary: func(args json.RawMessage) string {
+			var a writeArgs
+			if err := json.Unmarshal(args, &a); err != nil || a.Path == "" {
+				return string(args)
+			}
+			return a.Path
+		},
+		Run: func(_ context.Context, args json.RawMessage) string {
+			c, failure := PlanWrite(o, args)
+			if failure != "" {
+				return failure
+			}
+			if c.Unchanged() {
+				return c.Report
+			}
+			if err := c.Apply(); err != nil {
+				return err.Error()
+			}
+			return c.Report
+		},
+	}
+}
+
+// PlanWrite works out a write_file call without writing anything: the
+// change (whole old and new content, header and diff) or the text of the
+// refusal. Run writes exactly the change PlanWrite returns.
+//
+// An existing CRLF file stays CRLF, and a byte-order mark stays: the model
+// writes "\n" whatever the file uses, and a file whose every line changed
+// its ending would be a diff of the whole file for nothing.
+func PlanWrite(o FileOptions, args json.RawMessage) (FileChange, string) {
+	var a writeArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return FileChange{}, fileArgError("write_file", err)
+	}
+	if a.Path == "" {
+		return FileChange{}, "[error: write_file needs a path]"
+	}
+	if a.Content == nil {
+		return FileChange{}, `[error: write_file needs content: the whole text of the file ("" for an empty file)]`
+	}
+	tf, failure := loadText(o, a.Path, " — write_file will not overwrite it")
+	if failure != "" {
+		return FileChange{}, failure
+	}
+	c := FileChange{Path: a.Path, AbsPath: tf.abs, Old: tf.content, New: *a.Content, Existed: tf.exists}
+	var b strings.Builder
+	if !tf.exists {
+		fmt.Fprintf(&b, "%s: created, %s", a.Path, countNoun(textLineCount(c.New), "line"))
+		c.Report = b.String()
+		return c, ""
+	}
+	oldText, norm := normalize(tf.content)
+	newText := c.New
+	if norm.bom {
+		newText = strings.TrimPrefix(newText, utf8BOM)
+	}
+	newText = norm.text(newText)
+	c.New = norm.denormalize(newText)
+	if c.Unchanged() {
+		c.Report = a.Path + ": content identical to the file — nothing written"
+		return c, ""
+	}
+	ops, st := textDiff(oldText, newText)
+	fmt.Fprintf(&b, "%s: replaced, +%d -%d lines, first change at line %d", a.Path, st.added, st.removed, st.first)
+	if norm.ending == endingCRLF && strings.Contains(*a.Content, "\n") && !strings.Contains(*a.Content, "\r\n") {
+		b.WriteString(" (CRLF line endings kept)")
+	}
+	b.WriteByte('\n')
+	renderDiff(&b, [][]diffOp{ops})
+	c.Report = Truncate(strings.TrimSuffix(b.String(), "\n"), o.MaxOutput)
+	return c, ""
+}
+
+// textLineCount counts lines the way an editor shows them: a last line without
+// a line break counts, an empty text has none.
+func textLineCount(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
