@@ -468,3 +468,53 @@ func TestInterruptKillsCommand(t *testing.T) {
 		t.Errorf("%d model calls after the interrupt", n)
 	}
 }
+
+// Each provider's wire: Docker Model Runner's /engines/v1 path, Ollama's
+// stream (reasoning in "reasoning", no progress), and the fallback.
+func TestProviders(t *testing.T) {
+	t.Run("dmr", func(t *testing.T) {
+		srv := llmtest.New(t, llmtest.Turn{Text: "from dmr"})
+		r := mm(t, t.TempDir(), nil, []string{"AGENT_PROVIDER=dmr", "AGENT_BASE_URL=" + srv.Root() + "/engines/v1"}, "", "-p", "hi")
+		if r.code != 0 || r.stdout != "from dmr\n" {
+			t.Fatalf("exit %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+		}
+		req := srv.ChatRequests()[0]
+		if req.Path != "/engines/v1/chat/completions" || req.JSON["return_progress"] != true {
+			t.Errorf("path %s return_progress %v", req.Path, req.JSON["return_progress"])
+		}
+	})
+	t.Run("ollama", func(t *testing.T) {
+		srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama"}, llmtest.Turn{Reasoning: "pondering", Text: "from ollama"})
+		r := mm(t, t.TempDir(), nil, []string{"AGENT_PROVIDER=ollama", "AGENT_BASE_URL=" + srv.URL(), "OLLAMA_API_KEY=ok-key"}, "", "-p", "hi")
+		if r.code != 0 || r.stdout != "from ollama\n" || !strings.Contains(r.stderr, "pondering") {
+			t.Fatalf("exit %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+		}
+		req := srv.ChatRequests()[0]
+		if _, ok := req.JSON["return_progress"]; ok {
+			t.Error("return_progress sent to Ollama")
+		}
+		if req.Header.Get("Authorization") != "Bearer ok-key" {
+			t.Errorf("Authorization %q", req.Header.Get("Authorization"))
+		}
+	})
+	t.Run("fallback", func(t *testing.T) {
+		srv := llmtest.New(t, llmtest.Turn{Text: "from the fallback"})
+		dir := t.TempDir()
+		cfg := writeConfig(t, dir, "provider: llamacpp\nbaseUrl: http://127.0.0.1:9/v1\nfallback: "+srv.URL()+"\n")
+		r := mm(t, dir, nil, nil, "", "-c", cfg, "-p", "hi")
+		if r.code != 0 || r.stdout != "from the fallback\n" {
+			t.Fatalf("exit %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("bashTool false declares no bash", func(t *testing.T) {
+		srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+		dir := t.TempDir()
+		cfg := writeConfig(t, dir, "provider: llamacpp\nbashTool: false\neditTools: false\n")
+		if r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "hi"); r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if _, ok := srv.ChatRequests()[0].JSON["tools"]; ok {
+			t.Errorf("tools declared: %v", srv.ChatRequests()[0].JSON["tools"])
+		}
+	})
+}

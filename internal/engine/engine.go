@@ -102,6 +102,12 @@ func Tools(cfg *config.Config, cwd string) *tools.Registry {
 	if cfg.BashTool {
 		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv()}))
 	}
+	if cfg.EditTools {
+		files := tools.FileOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}
+		reg.Add(tools.NewReadFile(files))
+		reg.Add(tools.NewWriteFile(files))
+		reg.Add(tools.NewEditFile(files))
+	}
 	return reg
 }
 
