@@ -9,19 +9,21 @@ import (
 
 // Memory is what one conversion of one page costs in memory.
 type Memory struct {
-	PeakLive uint64 // highest live heap seen during the conversion, above what was live before
+	PeakLive uint64 // highest heap (objects not yet freed) seen during the conversion, above what was there before
 	Alloc    uint64 // bytes allocated in all
 }
 
 // MeasureMemory runs fn with the collector set to run whenever the heap
-// grows by 5%, while another goroutine keeps reading the live heap the
-// last collection marked. The highest value, less what was live before,
-// is the peak: within about 5%, as no collection happens in between. Run
-// it with little else on the heap: the collector paces itself on the
-// whole heap, and a big baseline would leave a small conversion with no
-// collection at all.
+// grows by 5%, while another goroutine keeps reading the bytes of heap
+// objects (live ones, and dead ones not swept yet). The highest value,
+// less what was there before, is the peak: an upper bound, within about
+// 5% of the live peak as the collector runs that often. (The live heap
+// the last collection marked is a lower bound that misses a structure
+// built and dropped between two collections: a parse tree.) Run it with
+// little else on the heap: the collector paces itself on the whole heap,
+// and a big baseline would leave a small conversion with no collection.
 func MeasureMemory(fn func()) Memory {
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	live := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	read := func() uint64 {
 		metrics.Read(live)
 		return live[0].Value.Uint64()
@@ -34,7 +36,7 @@ func MeasureMemory(fn func()) Memory {
 	var stop atomic.Bool
 	done := make(chan struct{})
 	go func() {
-		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 		for !stop.Load() {
 			metrics.Read(s)
 			if v := s[0].Value.Uint64(); v > peak.Load() {

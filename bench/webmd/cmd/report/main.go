@@ -175,7 +175,7 @@ func memory(convs []conv, perPage bool) {
 			}
 		}
 	}
-	fmt.Println("| memory per page (× page size) | peak live median | p90 | max | all pages | allocated median | max |")
+	fmt.Println("| memory per page (× page size) | peak heap median | p90 | max | all pages | allocated median | max |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	for _, c := range memConvs {
 		r := mem[c.name]
