@@ -270,7 +270,9 @@ func hint(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "data-lang":
-			if a.Val != "" {
+			switch strings.ToLower(strings.TrimSpace(a.Val)) {
+			case "", "default", "none", "text", "plain", "plaintext", "nohighlight":
+			default:
 				return true
 			}
 		case "class":

@@ -68,11 +68,11 @@ func droppedByAttr(n *html.Node) bool {
 				return true
 			}
 			if !flagged {
-				flagged = boilerplateWords(a.Val)
+				flagged = boilerplateWords(a.Val, false)
 			}
 		case "id":
 			if !flagged {
-				flagged = boilerplateWords(a.Val)
+				flagged = boilerplateWords(a.Val, true)
 			}
 		}
 	}
@@ -219,30 +219,45 @@ var boilerplateWords_ = map[string]bool{
 var boilerplatePrefixes = []string{"cookie", "consent", "gdpr", "newsletter", "breadcrumb", "sidebar", "navbar", "advert", "sponsor", "popup", "skiplink"}
 
 // boilerplateWords reports whether a class or id value has a chrome word:
-// the value is cut into words at spaces, '-', '_', ':', '.', digits, and
-// lower-to-upper case changes (mainNav → main, nav).
-func boilerplateWords(v string) bool {
-	var b [32]byte
-	w := b[:0]
-	prevLower := false
-	check := func() bool {
-		if len(w) == 0 {
-			return false
-		}
-		if boilerplateWords_[string(w)] {
+// each space-separated token is cut into words at '-', '_', ':', '.',
+// digits, and lower-to-upper case changes (mainNav → main, nav). An id
+// that reads like a slug made from a heading — five words or more, or a
+// little word such as "with" or "the" — is not looked at: documentation
+// generators give sections ids like "sharing-with-a-single-developer" or
+// "the-cookie-jar", which are content. A skip link ("skip-to-content") is
+// chrome whatever its words.
+func boilerplateWords(v string, id bool) bool {
+	for tok := range fields(v) {
+		if tokenFlagged(tok, id) {
 			return true
 		}
-		if len(w) > 5 {
-			for _, p := range boilerplatePrefixes {
-				if len(w) > len(p) && string(w[:len(p)]) == p {
-					return true
-				}
-			}
-		}
-		return false
 	}
-	for i := 0; i < len(v); i++ {
-		c := v[i]
+	return false
+}
+
+func tokenFlagged(tok string, id bool) bool {
+	var b [32]byte
+	w := b[:0]
+	words := 0
+	flagged, slug, skip := false, false, false
+	end := func() {
+		if len(w) == 0 {
+			return
+		}
+		words++
+		switch {
+		case words == 1 && string(w) == "skip":
+			skip = true
+		case slugWords[string(w)]:
+			slug = true
+		case !flagged && boilerplateWord(w):
+			flagged = true
+		}
+		w = w[:0]
+	}
+	prevLower := false
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
 		switch {
 		case 'a' <= c && c <= 'z':
 			if len(w) < cap(w) {
@@ -251,24 +266,44 @@ func boilerplateWords(v string) bool {
 			prevLower = true
 		case 'A' <= c && c <= 'Z':
 			if prevLower {
-				if check() {
-					return true
-				}
-				w = w[:0]
+				end()
 			}
 			if len(w) < cap(w) {
 				w = append(w, c+'a'-'A')
 			}
 			prevLower = false
 		default:
-			if check() {
-				return true
-			}
-			w = w[:0]
+			end()
 			prevLower = false
 		}
 	}
-	return check()
+	end()
+	if id && words >= 5 {
+		slug = true
+	}
+	return skip || flagged && !(id && slug)
+}
+
+// slugWords mark a token made from a sentence.
+var slugWords = map[string]bool{
+	"a": true, "an": true, "the": true, "with": true, "and": true, "of": true,
+	"to": true, "for": true, "in": true, "on": true, "your": true, "how": true,
+	"from": true, "by": true, "is": true, "are": true, "what": true, "when": true,
+	"using": true, "about": true, "into": true, "at": true, "or": true,
+}
+
+func boilerplateWord(w []byte) bool {
+	if boilerplateWords_[string(w)] {
+		return true
+	}
+	if len(w) > 5 {
+		for _, p := range boilerplatePrefixes {
+			if len(w) > len(p) && string(w[:len(p)]) == p {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fields yields the space-separated words of an attribute value without
