@@ -9,7 +9,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,19 +16,24 @@ import (
 	"mm/internal/config"
 	"mm/internal/engine"
 	"mm/internal/oneshot"
+	"mm/internal/repl"
 	"mm/internal/ui"
 	"mm/internal/version"
+	"mm/internal/webmd/fetchcmd"
 )
 
 // usage lists every flag, one line each.
 const usage = `mm — a terminal coding agent for local models
 
 Usage:
+  mm [flags]               interactive line mode in the current directory
   mm -p "prompt" [flags]   answer one prompt and exit (text piped on stdin is appended)
+  mm fetch URL [-o FILE]   print a web page as Markdown (mm fetch -help for its flags)
 
 Flags:
   -p PROMPT                answer this prompt: the answer on stdout, activity on stderr
   -c PATH, -config PATH    configuration file (default: ./agent.yaml when present, else built-in defaults)
+  -tui                     full-screen mode (not available yet: mm falls back to line mode)
   -version                 print the version and exit
   -h, -help                print this help and exit
 
@@ -42,7 +46,10 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
+	if len(args) > 0 && args[0] == "fetch" {
+		return fetchcmd.Command(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("mm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	prompt := fs.String("p", "", "answer this prompt, print the answer on stdout, and exit")
@@ -50,6 +57,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfgPath, "config", "", "configuration file (default ./agent.yaml when present, else built-in defaults)")
 	fs.StringVar(&cfgPath, "c", "", "same as -config")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	tui := fs.Bool("tui", false, "full-screen mode")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -69,10 +77,6 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	promptSet := false
 	fs.Visit(func(f *flag.Flag) { promptSet = promptSet || f.Name == "p" })
-	if !promptSet {
-		fmt.Fprintln(stderr, `mm: the interactive mode is not available yet; use mm -p "…"`)
-		return oneshot.ExitUsage
-	}
 
 	cfg, err := config.Load(cfgPath, os.Getenv)
 	if err != nil {
@@ -82,6 +86,19 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintln(stderr, w)
 	}
+	warn := func(s string) { fmt.Fprintln(stderr, s) }
+	if !promptSet {
+		notice := ""
+		if *tui || cfg.TUI {
+			notice = "[the full-screen mode (-tui) is not available yet: line mode]"
+		}
+		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
+		if err != nil {
+			return oneshot.ExitCode(err, stderr)
+		}
+		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice})
+	}
+
 	question, err := oneshot.Prompt(*prompt, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -91,8 +108,6 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mm: the prompt is empty")
 		return oneshot.ExitUsage
 	}
-
-	warn := func(s string) { fmt.Fprintln(stderr, s) }
 	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
 	if err != nil {
 		return oneshot.ExitCode(err, stderr)
@@ -101,5 +116,6 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	p := ui.NewPrinter(stdout, stderr, cfg.ShowThinking, cfg.PreviewLines)
+	defer p.Close()
 	return oneshot.Run(ctx, eng.Agent, question, p, cfg.DisplayCommands)
 }

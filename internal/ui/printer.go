@@ -1,6 +1,7 @@
 // Package ui writes what a turn does for a person in a terminal: the
 // streamed answer, the reasoning, the tool lines with their output preview,
-// and the turn summary. The one-shot mode and the line REPL share it.
+// the spinner, and the turn summary. The one-shot mode and the line REPL
+// share it.
 package ui
 
 import (
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -17,29 +19,50 @@ import (
 )
 
 // ANSI styles; empty when colour is off.
-type styles struct{ dim, grey, bold, reset string }
+type styles struct{ dim, grey, red, reset string }
 
 // Printer renders turn events. Answer text goes to Out, everything else
-// (activity) to Err: with `mm -p`, stdout then holds only the answer.
+// (activity) to Err: with `mm -p`, stdout then holds only the answer. The
+// REPL gives the same writer for both.
 type Printer struct {
 	Out, Err     io.Writer
 	ShowThinking bool
 	PreviewLines int
 
-	st        styles
-	mu        sync.Mutex
-	outOpen   bool // Out has text not ended by a newline
-	errOpen   bool // Err has a thinking line not ended by a newline
-	thinking  bool
-	textStart bool
+	st      styles
+	spinner bool // a terminal: the status line may be drawn
+	width   func() int
+
+	mu       sync.Mutex
+	outOpen  bool // Out has text not ended by a newline
+	errOpen  bool // Err has a thinking line not ended by a newline
+	thinking bool
+
+	status      string // the spinner's text; "" = no spinner
+	input       string // what the user types while a turn runs
+	statusSince time.Time
+	drawn       bool // the status line is on screen
+	frame       int
+	ticker      *time.Ticker
+	stopTick    chan struct{}
 }
 
-// NewPrinter returns a printer; colour is on when w is a terminal and
-// NO_COLOR is not set.
+// NewPrinter returns a printer. Colour is on when errw is a terminal and
+// NO_COLOR is not set; the spinner only on a terminal.
 func NewPrinter(out, errw io.Writer, showThinking bool, previewLines int) *Printer {
-	p := &Printer{Out: out, Err: errw, ShowThinking: showThinking, PreviewLines: previewLines}
+	p := &Printer{Out: out, Err: errw, ShowThinking: showThinking, PreviewLines: previewLines, width: func() int { return 0 }}
 	if ColorEnabled(errw) {
-		p.st = styles{dim: "\x1b[2m", grey: "\x1b[90m", bold: "\x1b[1m", reset: "\x1b[0m"}
+		p.st = styles{dim: "\x1b[2m", grey: "\x1b[90m", red: "\x1b[31m", reset: "\x1b[0m"}
+	}
+	if f, ok := errw.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.spinner = true
+		p.width = func() int {
+			w, _, err := term.GetSize(int(f.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		}
 	}
 	return p
 }
@@ -53,10 +76,16 @@ func ColorEnabled(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// Dim and Red style a string (nothing without colour).
+func (p *Printer) Dim(s string) string { return p.st.dim + s + p.st.reset }
+func (p *Printer) Red(s string) string { return p.st.red + s + p.st.reset }
+
 // Text writes a piece of the answer.
 func (p *Printer) Text(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.clearStatus()
+	p.status = ""
 	p.endThinking()
 	if s == "" {
 		return
@@ -72,6 +101,8 @@ func (p *Printer) Thinking(s string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.clearStatus()
+	p.status = ""
 	p.endOut()
 	if !p.thinking {
 		p.thinking = true
@@ -100,13 +131,108 @@ func (p *Printer) endOut() {
 	}
 }
 
-// Line writes one activity line.
+// Line writes one activity line (the spinner, if any, comes back below it).
 func (p *Printer) Line(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.clearStatus()
 	p.endThinking()
 	p.endOut()
 	fmt.Fprintln(p.Err, s)
+}
+
+// Status shows a spinner with this text on the last line until the next
+// output ("" hides it): "Thinking", "Reading the prompt 12.0k/25.3k tokens",
+// "Composing a tool call". Only on a terminal.
+func (p *Printer) Status(s string) {
+	if !p.spinner {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s != p.status {
+		if p.status == "" || !strings.HasPrefix(s, strings.SplitN(p.status, " ", 2)[0]) {
+			p.statusSince = time.Now()
+		}
+		p.status = s
+	}
+	if s == "" {
+		p.clearStatus()
+		return
+	}
+	if p.ticker == nil {
+		p.ticker = time.NewTicker(100 * time.Millisecond)
+		p.stopTick = make(chan struct{})
+		go p.tick(p.ticker, p.stopTick)
+	}
+	p.drawStatus()
+}
+
+func (p *Printer) tick(t *time.Ticker, stop chan struct{}) {
+	for {
+		select {
+		case <-t.C:
+			p.mu.Lock()
+			if p.status != "" {
+				p.frame++
+				p.drawStatus()
+			}
+			p.mu.Unlock()
+		case <-stop:
+			return
+		}
+	}
+}
+
+var frames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+func (p *Printer) drawStatus() {
+	if p.outOpen || p.errOpen {
+		// Never draw over a line the answer is still writing.
+		return
+	}
+	line := fmt.Sprintf("%s %s", frames[p.frame%len(frames)], p.status)
+	if d := time.Since(p.statusSince); d >= 2*time.Second {
+		line += fmt.Sprintf(" (%ds)", int(d.Seconds()))
+	}
+	if p.input != "" {
+		line += "   › " + p.input
+	}
+	if w := p.width(); w > 4 {
+		line = clipWidth(line, w-1)
+	}
+	io.WriteString(p.Err, "\r\x1b[2K"+p.st.dim+line+p.st.reset)
+	p.drawn = true
+}
+
+func (p *Printer) clearStatus() {
+	if p.drawn {
+		io.WriteString(p.Err, "\r\x1b[2K")
+		p.drawn = false
+	}
+}
+
+// SetInput shows, after the spinner, what the user types while a turn runs.
+func (p *Printer) SetInput(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.input = s
+	if p.status != "" {
+		p.drawStatus()
+	}
+}
+
+// Close stops the spinner.
+func (p *Printer) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearStatus()
+	p.status = ""
+	if p.ticker != nil {
+		p.ticker.Stop()
+		close(p.stopTick)
+		p.ticker = nil
+	}
 }
 
 // Icon is the mark of a tool's terminal line.
@@ -130,19 +256,24 @@ func Icon(tool string) string {
 	return "🛠️"
 }
 
-// ToolStart writes `🛠️ bash: <command>` (one line: a multi-line command
-// shows its first line and how many more).
-func (p *Printer) ToolStart(c *agent.Call) {
-	p.Line(fmt.Sprintf("%s %s: %s", Icon(c.Name), c.Name, oneLine(c.Summary)))
+// ToolLine is `🛠️ bash: <command>` (one line: a multi-line command shows
+// its first line and how many more).
+func ToolLine(c *agent.Call) string {
+	return fmt.Sprintf("%s %s: %s", Icon(c.Name), c.Name, oneLine(c.Summary))
 }
 
+// ToolStart writes the tool line.
+func (p *Printer) ToolStart(c *agent.Call) { p.Line(ToolLine(c)) }
+
 // ToolEnd writes up to PreviewLines lines of the output, grey and indented,
-// or (no output).
+// or (no output). Reading a skill or a file shows nothing: the content is
+// for the model.
 func (p *Printer) ToolEnd(c *agent.Call) {
-	if p.PreviewLines <= 0 || c.Name == "read_skill" {
+	if p.PreviewLines <= 0 || c.Name == "read_skill" || c.Name == "read_file" {
 		return
 	}
 	out := strings.TrimRight(c.Output, "\n")
+	width := p.width()
 	var b strings.Builder
 	if out == "" || out == "(no output)" {
 		fmt.Fprintf(&b, "%s   (no output)%s", p.st.grey, p.st.reset)
@@ -157,7 +288,11 @@ func (p *Printer) ToolEnd(c *agent.Call) {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			fmt.Fprintf(&b, "%s   %s%s", p.st.grey, strings.ReplaceAll(l, "\x1b", "^["), p.st.reset)
+			l = "   " + strings.ReplaceAll(strings.TrimRight(l, "\r"), "\x1b", "^[")
+			if width > 4 {
+				l = clipWidth(l, width-1)
+			}
+			fmt.Fprintf(&b, "%s%s%s", p.st.grey, l, p.st.reset)
 		}
 		if more > 0 {
 			fmt.Fprintf(&b, "\n%s   … %d more line(s)%s", p.st.grey, more, p.st.reset)
@@ -171,10 +306,12 @@ func (p *Printer) Notice(msg string) {
 	p.Line(p.st.dim + "· " + msg + p.st.reset)
 }
 
-// Finish ends an open answer line.
+// Finish ends an open answer line and hides the spinner.
 func (p *Printer) Finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.clearStatus()
+	p.status = ""
 	p.endThinking()
 	p.endOut()
 }
@@ -186,6 +323,16 @@ func oneLine(s string) string {
 		return fmt.Sprintf("%s … (+%d line(s))", strings.TrimSpace(s[:i]), n)
 	}
 	return s
+}
+
+// clipWidth cuts s to n runes (a terminal column per rune is close enough
+// for a preview line) with an ellipsis.
+func clipWidth(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }
 
 // Summary is the line after an answer: the non-zero counters, the elapsed
@@ -221,6 +368,14 @@ func formatElapsed(d time.Duration) string {
 
 func count(n int) string {
 	if n >= 10000 {
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+// Tokens writes a token count the way the spinner does: 950, 12.0k.
+func Tokens(n int) string {
+	if n >= 1000 {
 		return fmt.Sprintf("%.1fk", float64(n)/1000)
 	}
 	return fmt.Sprint(n)
