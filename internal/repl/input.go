@@ -49,7 +49,7 @@ const (
 )
 
 type router struct {
-	pipe *bufPipe  // to readline
+	pipe *bufPipe // to readline
 	keys chan key // while a turn runs
 
 	mu      sync.Mutex

@@ -313,7 +313,7 @@ func (r *REPL) handleKey(k key, cancel context.CancelFunc) {
 // replUI is the agent's view of the terminal.
 type replUI struct{ r *REPL }
 
-func (u *replUI) Text(s string)     { u.r.p.Text(s) }
+func (u *replUI) Text(s string) { u.r.p.Text(s) }
 func (u *replUI) Thinking(s string) {
 	if u.r.eng.Config.ShowThinking {
 		u.r.p.Thinking(s)
