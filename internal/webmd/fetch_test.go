@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"mm/internal/version"
 )
 
 // site is an httptest server with a robots.txt and pages, counting what
@@ -113,7 +115,7 @@ func TestFetchOK(t *testing.T) {
 	if string(p.HTML) != "<p>Hello <a href=\"/x\">x</a></p>" || p.URL.String() != s.URL+"/doc" {
 		t.Errorf("page %q at %s", p.HTML, p.URL)
 	}
-	want := "mm/" + strings.TrimPrefix(UserAgent(), "mm/")
+	want := "mm/" + version.String()
 	for _, ua := range s.agents {
 		if ua != want {
 			t.Errorf("User-Agent %q, want %q", ua, want)
