@@ -83,9 +83,6 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		fmt.Fprintln(stderr, err)
 		return oneshot.ExitConfig
 	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintln(stderr, w)
-	}
 	warn := func(s string) { fmt.Fprintln(stderr, s) }
 	if !promptSet {
 		notice := ""
@@ -96,7 +93,8 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		if err != nil {
 			return oneshot.ExitCode(err, stderr)
 		}
-		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice})
+		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice,
+			Warnings: append(cfg.Warnings, eng.Warnings...)})
 	}
 
 	question, err := oneshot.Prompt(*prompt, stdin)
@@ -111,6 +109,9 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
 	if err != nil {
 		return oneshot.ExitCode(err, stderr)
+	}
+	for _, w := range append(cfg.Warnings, eng.Warnings...) {
+		fmt.Fprintln(stderr, w)
 	}
 	// After engine.Start: Genkit's Init resets the signal handlers.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

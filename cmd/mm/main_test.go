@@ -8,6 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -517,4 +520,44 @@ func TestProviders(t *testing.T) {
 			t.Errorf("tools declared: %v", srv.ChatRequests()[0].JSON["tools"])
 		}
 	})
+}
+
+// fetch_content through the binary: the 🌐 line, the Markdown the model
+// reads, and `output` refused in -p with yolo: false (it writes a file).
+func TestFetchContentTool(t *testing.T) {
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<html><body><nav>Home | About</nav><main><h1>Install</h1><p>Run <code>make</code>.</p></main></body></html>`)
+	}))
+	defer web.Close()
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "provider: llamacpp\nfetchContentTool: true\n")
+	page := web.URL + "/docs"
+	srv := llmtest.New(t,
+		call("fetch_content", `{"url":"`+page+`"}`), llmtest.Turn{Text: "read"},
+		call("fetch_content", `{"url":"`+page+`","output":"docs.md"}`), llmtest.Turn{Text: "saved?"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "read the docs")
+	if r.code != 0 || !strings.Contains(r.stderr, "🌐 fetch_content: "+page) {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	msgs := srv.ChatRequests()[1].JSON["messages"].([]any)
+	if got := msgs[len(msgs)-1].(map[string]any)["content"]; got != "# Install\n\nRun `make`.\n" {
+		t.Errorf("the model read %q", got)
+	}
+	r = mm(t, dir, srv, []string{"AGENT_YOLO=false"}, "", "-c", cfg, "-p", "save the docs")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "docs.md")); err == nil {
+		t.Error("fetch_content with output wrote a file without permission")
+	}
+	msgs = srv.ChatRequests()[3].JSON["messages"].([]any)
+	if got := msgs[len(msgs)-1].(map[string]any)["content"]; got != "[fetch_content rejected by the user]" {
+		t.Errorf("the model read %q", got)
+	}
 }

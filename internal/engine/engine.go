@@ -18,6 +18,7 @@ import (
 	"mm/internal/agent"
 	"mm/internal/config"
 	"mm/internal/llm"
+	"mm/internal/skills"
 	"mm/internal/tools"
 	"mm/internal/version"
 )
@@ -26,7 +27,12 @@ import (
 type Options struct {
 	// Cwd is the working directory of the tools ("" = the process's).
 	Cwd string
-	// Warn prints a one-line warning (trace directory not writable).
+	// SkillsBase is the directory a relative skillsDir is resolved
+	// against: mm's launch directory ("" = Cwd), or the configuration
+	// file's directory in ACP mode with a file.
+	SkillsBase string
+	// Warn prints a one-line warning that comes up while mm runs (a trace
+	// directory that cannot be written).
 	Warn func(string)
 }
 
@@ -40,6 +46,9 @@ type Engine struct {
 	Tools    *tools.Registry
 	Agent    *agent.Agent
 	Cwd      string
+	// Warnings are the start-up warnings for the banner: skills not found
+	// or skipped, compression that can never happen.
+	Warnings []string
 
 	windowOnce sync.Once
 	window     int
@@ -75,9 +84,13 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	}
 	g := llm.NewGenkit(ctx)
 	model := llm.DefineModel(g, client)
-	reg := Tools(cfg, cwd)
+	base := opts.SkillsBase
+	if base == "" {
+		base = cwd
+	}
+	reg, warnings := Tools(cfg, cwd, base)
 	e := &Engine{
-		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd,
+		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, Warnings: warnings,
 		Agent: agent.New(agent.Options{
 			Model: model, Tools: reg, System: cfg.System,
 			MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
@@ -88,19 +101,33 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	if cfg.Context.Enabled && cfg.Context.MaxMessages == 0 {
 		// Only this case needs the window at start-up: do not make every
 		// start ask the server for it.
-		if w := cfg.CompressionWarning(e.ContextWindow(ctx) > 0); w != "" && opts.Warn != nil {
-			opts.Warn(w)
+		if w := cfg.CompressionWarning(e.ContextWindow(ctx) > 0); w != "" {
+			e.Warnings = append(e.Warnings, w)
 		}
 	}
 	return e, nil
 }
 
 // Tools declares the tools the configuration turns on, in a fixed order
-// (the server's prompt cache wants the same bytes on every request).
-func Tools(cfg *config.Config, cwd string) *tools.Registry {
+// (the server's prompt cache wants the same bytes on every request), and
+// returns the warnings about skills. cwd is the tools' working directory,
+// skillsBase the directory a relative skillsDir is resolved against.
+func Tools(cfg *config.Config, cwd, skillsBase string) (*tools.Registry, []string) {
 	reg := tools.NewRegistry()
+	var warnings []string
 	if cfg.BashTool {
 		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv()}))
+	}
+	if cfg.SkillsDir != "" {
+		dir := skills.Resolve(cfg.SkillsDir, skillsBase)
+		list, err := skills.Load(dir)
+		warnings = append(warnings, skills.Warnings(err)...)
+		if w := skills.Warning(dir, len(list)); w != "" {
+			warnings = append(warnings, w)
+		}
+		if t := tools.NewReadSkill(tools.SkillOptions{Dir: dir, MaxOutput: cfg.MaxOutput, Skills: list}); t != nil {
+			reg.Add(t)
+		}
 	}
 	if cfg.EditTools {
 		files := tools.FileOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}
@@ -108,7 +135,10 @@ func Tools(cfg *config.Config, cwd string) *tools.Registry {
 		reg.Add(tools.NewWriteFile(files))
 		reg.Add(tools.NewEditFile(files))
 	}
-	return reg
+	if cfg.FetchContentTool {
+		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
+	}
+	return reg, warnings
 }
 
 // ContextWindow asks the server for its context size once (contextWindow:

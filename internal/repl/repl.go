@@ -327,8 +327,11 @@ func (u *replUI) Progress(p llm.Progress) {
 func (u *replUI) Composing(string, int) { u.r.p.Status("Composing a tool call") }
 func (u *replUI) ToolStart(c *agent.Call) {
 	u.r.p.ToolStart(c)
-	if c.Name == "bash" {
+	switch c.Name {
+	case "bash":
 		u.r.p.Status("Running")
+	case "fetch_content":
+		u.r.p.Status("Fetching")
 	}
 }
 func (u *replUI) ToolEnd(c *agent.Call) {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"mm/internal/atomicfile"
 	"mm/internal/webmd"
 )
 
@@ -161,7 +162,7 @@ func runFetch(ctx context.Context, f *webmd.Fetcher, o FetchOptions, args json.R
 		return Truncate(res.Markdown, o.MaxOutput)
 	}
 	abs := fetchOutputAbs(o.Dir, a.Output)
-	if err := webmd.WriteFile(abs, res.Markdown); err != nil {
+	if err := atomicfile.WriteCreatingDirs(abs, res.Markdown); err != nil {
 		return fetchFailure(&webmd.Error{Code: webmd.ErrConversion, Reason: fmt.Sprintf("cannot write %s: %v", a.Output, fetchPathErr(err))})
 	}
 	return fmt.Sprintf("[fetch_content: saved %d lines of Markdown (%d bytes) from %s to %s — the content is not shown]",

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"mm/internal/atomicfile"
 	"mm/internal/webmd"
 )
 
@@ -146,7 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, f *webmd.
 	}
 	abs, err := filepath.Abs(o.output)
 	if err == nil {
-		err = webmd.WriteFile(abs, md)
+		err = atomicfile.WriteCreatingDirs(abs, md)
 	}
 	if err != nil {
 		return fail(&webmd.Error{Code: webmd.ErrConversion, Reason: fmt.Sprintf("cannot write %s: %v", o.output, err)})
