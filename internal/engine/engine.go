@@ -49,6 +49,8 @@ type Engine struct {
 	// Warnings are the start-up warnings for the banner: skills not found
 	// or skipped, compression that can never happen.
 	Warnings []string
+	// Skills are the skills read_skill offers.
+	Skills []skills.Skill
 
 	windowOnce sync.Once
 	window     int
@@ -88,9 +90,9 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	if base == "" {
 		base = cwd
 	}
-	reg, warnings := Tools(cfg, cwd, base)
+	reg, found, warnings := Tools(cfg, cwd, base)
 	e := &Engine{
-		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, Warnings: warnings,
+		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, Warnings: warnings, Skills: found,
 		Agent: agent.New(agent.Options{
 			Model: model, Tools: reg, System: cfg.System,
 			MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
@@ -112,15 +114,15 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 // (the server's prompt cache wants the same bytes on every request), and
 // returns the warnings about skills. cwd is the tools' working directory,
 // skillsBase the directory a relative skillsDir is resolved against.
-func Tools(cfg *config.Config, cwd, skillsBase string) (*tools.Registry, []string) {
-	reg := tools.NewRegistry()
-	var warnings []string
+func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, found []skills.Skill, warnings []string) {
+	reg = tools.NewRegistry()
 	if cfg.BashTool {
 		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv()}))
 	}
 	if cfg.SkillsDir != "" {
 		dir := skills.Resolve(cfg.SkillsDir, skillsBase)
 		list, err := skills.Load(dir)
+		found = list
 		warnings = append(warnings, skills.Warnings(err)...)
 		if w := skills.Warning(dir, len(list)); w != "" {
 			warnings = append(warnings, w)
@@ -138,7 +140,7 @@ func Tools(cfg *config.Config, cwd, skillsBase string) (*tools.Registry, []strin
 	if cfg.FetchContentTool {
 		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
 	}
-	return reg, warnings
+	return reg, found, warnings
 }
 
 // ContextWindow asks the server for its context size once (contextWindow:
@@ -165,6 +167,17 @@ func (e *Engine) Banner(ctx context.Context) string {
 		tools = "no tools"
 	}
 	line := fmt.Sprintf("mm %s · %s @ %s (%s) · %s · tools: %s", version.String(), e.Config.Model, e.Provider.Name, e.Endpoint.BaseURL, window, tools)
+	if len(e.Skills) > 0 {
+		var names []string
+		for _, s := range e.Skills {
+			names = append(names, s.Name)
+		}
+		if list := strings.Join(names, ", "); len(list) <= 80 {
+			line += " · skills: " + list
+		} else {
+			line += fmt.Sprintf(" · skills: %d", len(names))
+		}
+	}
 	if e.Client.Trace != nil {
 		line += " | trace: " + filepath.Clean(e.Client.Trace.AbsDir())
 	}

@@ -26,6 +26,10 @@ func TestBanner(t *testing.T) {
 			t.Errorf("banner %q lacks %q", b, want)
 		}
 	}
+	// The shipped skills are found next to the launch directory.
+	if e, err := Start(context.Background(), cfg, Options{Cwd: dir, SkillsBase: "../.."}); err != nil || !strings.Contains(e.Banner(context.Background()), "skills: explore-repo, fix-failing-test, git-commit, go-test, review-diff") {
+		t.Errorf("skills not in the banner: %v", err)
+	}
 	if want := " | trace: " + filepath.Join(dir, ".mm/traces"); !strings.HasSuffix(b, want) {
 		t.Errorf("banner %q does not end with %q", b, want)
 	}

@@ -14,7 +14,7 @@ import (
 // fixedPrompt is what a model reads on every request before the
 // conversation: the system prompt and the tool schemas, as sent.
 func fixedPrompt(t testing.TB, cfg *config.Config) (system, tools int) {
-	reg, _ := Tools(cfg, t.TempDir(), "../..")
+	reg, _, _ := Tools(cfg, t.TempDir(), "../..")
 	body, err := llm.BuildRequest(&ai.ModelRequest{
 		Messages: []*ai.Message{ai.NewSystemTextMessage(cfg.System)},
 		Tools:    reg.Definitions(),
