@@ -1,7 +1,6 @@
 package toolcall
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -465,7 +464,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 	cut = append(cut, sc.junk...)
 	cut = append(cut, sc.harmonyThought...)
 	for _, r := range sc.reasoning {
-		inner := thinkTagsRe.ReplaceAllString(sc.s[r.start:r.end], "")
+		inner := thinkTagsRe().ReplaceAllString(sc.s[r.start:r.end], "")
 		if holdsMarkup(inner) || strings.TrimSpace(inner) == "" {
 			cut = append(cut, r)
 		}
@@ -485,7 +484,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 	sc.text = tidy(b.String())
 }
 
-var thinkTagsRe = regexp.MustCompile(`(?i)</?(think|thinking|reasoning)>|\[/?THINK\]`)
+var thinkTagsRe = lazyRegexp(`(?i)</?(think|thinking|reasoning)>|\[/?THINK\]`)
 
 // fenceOpenerBefore moves a call's start back over the fence line that
 // opens it (```json), so that the fence goes with the call.
@@ -529,13 +528,13 @@ func holdsMarkup(s string) bool {
 }
 
 var (
-	leftoverTagRe = regexp.MustCompile(`(?i)</?(tool_call|tool_calls|tools|tool|function_call|functioncall|function_calls|response|json|xml)>|\[(TOOL_CALLS|TOOL_REQUEST|END_TOOL_REQUEST|/TOOL_CALLS)\]|<tool_call\|>|<\|tool_call>`)
-	blankLinesRe  = regexp.MustCompile(`\n[ \t]*\n(\s*\n)+`)
+	leftoverTagRe = lazyRegexp(`(?i)</?(tool_call|tool_calls|tools|tool|function_call|functioncall|function_calls|response|json|xml)>|\[(TOOL_CALLS|TOOL_REQUEST|END_TOOL_REQUEST|/TOOL_CALLS)\]|<tool_call\|>|<\|tool_call>`)
+	blankLinesRe  = lazyRegexp(`\n[ \t]*\n(\s*\n)+`)
 )
 
 // tidy removes the markers left around removed calls.
 func tidy(t string) string {
-	t = leftoverTagRe.ReplaceAllString(t, "")
+	t = leftoverTagRe().ReplaceAllString(t, "")
 	var b strings.Builder
 	for i := 0; i < len(t); {
 		if t[i] == '<' {
@@ -551,6 +550,6 @@ func tidy(t string) string {
 		b.WriteByte(t[i])
 		i++
 	}
-	t = blankLinesRe.ReplaceAllString(b.String(), "\n\n")
+	t = blankLinesRe().ReplaceAllString(b.String(), "\n\n")
 	return strings.TrimSpace(t)
 }

@@ -1,7 +1,6 @@
 package toolcall
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -826,7 +825,7 @@ func (sc *scan) pyOwnLine(j int) (group, bool) {
 	return group{start: b, end: sc.closers(end), cands: []candidate{c}}, true
 }
 
-var kwRe = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]`)
+var kwRe = lazyRegexp(`^([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]`)
 
 // pyArgs reads (k=v, …) at s[p] == '('. ok is false when it is not call
 // syntax at all.
@@ -845,7 +844,7 @@ func pyArgs(s, name string, p int) (candidate, int, bool) {
 			p++
 			break
 		}
-		if m := kwRe.FindStringSubmatch(s[p:min(len(s), p+100)]); m != nil {
+		if m := kwRe().FindStringSubmatch(s[p:min(len(s), p+100)]); m != nil {
 			key := m[1]
 			p = skipSpace(s, p+len(key))
 			p++ // =

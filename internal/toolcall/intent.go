@@ -1,7 +1,6 @@
 package toolcall
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -25,20 +24,20 @@ const (
 
 var (
 	// "I won't run it", "I can't execute commands".
-	notMadeRe = regexp.MustCompile(`(?i)\b(i|we)\s*` + negation + `\s+(\w+\s+)?(run|execute|call|invoke|perform|make|send|issue)\s+` + object + `\b`)
+	notMadeRe = lazyRegexp(`(?i)\b(i|we)\s*` + negation + `\s+(\w+\s+)?(run|execute|call|invoke|perform|make|send|issue)\s+` + object + `\b`)
 	// "I won't run " right before the call.
-	notMadeEndRe = regexp.MustCompile(`(?i)\b(i|we)\s*` + negation + `\s+(\w+\s+)?(run|execute|call|invoke|perform|make|send|issue)(\s+the following)?\s*[:\-–—]?\s*$`)
-	passiveNotRe = regexp.MustCompile(`(?i)\b(it|this|that|the (call|command|tool call))\s+(has|was|is|will|were)\s*(not|n't)\s+(been\s+|be\s+)?(run|executed|called|invoked|made|sent)\b`)
+	notMadeEndRe = lazyRegexp(`(?i)\b(i|we)\s*` + negation + `\s+(\w+\s+)?(run|execute|call|invoke|perform|make|send|issue)(\s+the following)?\s*[:\-–—]?\s*$`)
+	passiveNotRe = lazyRegexp(`(?i)\b(it|this|that|the (call|command|tool call))\s+(has|was|is|will|were)\s*(not|n't)\s+(been\s+|be\s+)?(run|executed|called|invoked|made|sent)\b`)
 	// "I have already run it", "the call I made", "it was executed".
-	pastRe = regexp.MustCompile(`(?i)\b(i|we)\s+` + pastVerb + `\s+` + object + `\b|\b(call|command|tool call)s?\s+(that\s+)?(i|we)\s+(made|ran|executed|used|sent)\b|\b(it|this|that|the (call|command|tool call))\s+(has been|was|were|have been)\s+(already\s+)?(run|executed|called|invoked)\b`)
+	pastRe = lazyRegexp(`(?i)\b(i|we)\s+` + pastVerb + `\s+` + object + `\b|\b(call|command|tool call)s?\s+(that\s+)?(i|we)\s+(made|ran|executed|used|sent)\b|\b(it|this|that|the (call|command|tool call))\s+(has been|was|were|have been)\s+(already\s+)?(run|executed|called|invoked)\b`)
 	// "I already ran " right before the call.
-	pastEndRe = regexp.MustCompile(`(?i)\b(i|we)\s+((have|'ve)\s+)?(already\s+)?(ran|executed|called|invoked|used|sent)(\s+the following)?\s*[:\-–—]?\s*$`)
+	pastEndRe = lazyRegexp(`(?i)\b(i|we)\s+((have|'ve)\s+)?(already\s+)?(ran|executed|called|invoked|used|sent)(\s+the following)?\s*[:\-–—]?\s*$`)
 	// The call given as an example of the format, not made.
-	exampleRe = regexp.MustCompile(`(?i)\b((an|for|as an) example (call|tool call|of a (tool )?call)|example (call|tool call|request|usage)|here is an example|calls? (look|looks) like|would look like|looks like this|the (call|command|tool call) would be)\b`)
+	exampleRe = lazyRegexp(`(?i)\b((an|for|as an) example (call|tool call|of a (tool )?call)|example (call|tool call|request|usage)|here is an example|calls? (look|looks) like|would look like|looks like this|the (call|command|tool call) would be)\b`)
 	// A fence opened right before the call.
-	fenceTailRe = regexp.MustCompile("(```|~~~)[A-Za-z0-9_]*\\s*$")
+	fenceTailRe = lazyRegexp("(```|~~~)[A-Za-z0-9_]*\\s*$")
 	// Deferred to the user: "Reply yes and I will", "Shall I run it?".
-	deferRe = regexp.MustCompile(`(?i)\b(reply|answer|say|type)\s+["'“]?(yes|y|ok|confirm)\b|\b(shall|should|may)\s+i\s+(go ahead|proceed|run|execute)\b|\b(do you want|would you like|want)\s+me\s+to\s+(go ahead|proceed|run it|run this|run that|execute it|execute this|execute that)\b|\b(once|after|when|if)\s+you\s+(confirm|approve)\b|\bwith your (permission|approval|confirmation)\b|\bawaiting your (confirmation|approval|go-ahead)\b`)
+	deferRe = lazyRegexp(`(?i)\b(reply|answer|say|type)\s+["'“]?(yes|y|ok|confirm)\b|\b(shall|should|may)\s+i\s+(go ahead|proceed|run|execute)\b|\b(do you want|would you like|want)\s+me\s+to\s+(go ahead|proceed|run it|run this|run that|execute it|execute this|execute that)\b|\b(once|after|when|if)\s+you\s+(confirm|approve)\b|\bwith your (permission|approval|confirmation)\b|\bawaiting your (confirmation|approval|go-ahead)\b`)
 )
 
 // sentenceBefore returns the sentence that leads into position end, looking
@@ -95,12 +94,12 @@ func notIntended(before, after string) bool {
 	}
 	before, after = norm(before), norm(after)
 	// The lead-in ends at the call, not at the fence opened for it.
-	before = strings.TrimSpace(fenceTailRe.ReplaceAllString(before, ""))
-	if notMadeEndRe.MatchString(before) || pastEndRe.MatchString(before) {
+	before = strings.TrimSpace(fenceTailRe().ReplaceAllString(before, ""))
+	if notMadeEndRe().MatchString(before) || pastEndRe().MatchString(before) {
 		return true
 	}
 	for _, w := range []string{before, after} {
-		if notMadeRe.MatchString(w) || passiveNotRe.MatchString(w) || pastRe.MatchString(w) || deferRe.MatchString(w) || exampleRe.MatchString(w) {
+		if notMadeRe().MatchString(w) || passiveNotRe().MatchString(w) || pastRe().MatchString(w) || deferRe().MatchString(w) || exampleRe().MatchString(w) {
 			return true
 		}
 	}
@@ -110,10 +109,10 @@ func notIntended(before, after string) bool {
 var (
 	// <your file>, [your-path], {YOUR_URL}: a value the model left for the
 	// user to fill in.
-	yourRe = regexp.MustCompile(`(?i)[<\[{](your|insert|enter)[ _-][^<>\[\]{}\n]{0,40}[>\]}]`)
+	yourRe = lazyRegexp(`(?i)[<\[{](your|insert|enter)[ _-][^<>\[\]{}\n]{0,40}[>\]}]`)
 	// A short value that is nothing but one <placeholder>, {placeholder},
 	// {{placeholder}} or [PLACEHOLDER].
-	wholeRe = regexp.MustCompile(`^(<[A-Za-z][A-Za-z0-9 _-]{0,40}>|\{\{?\s*[A-Za-z][A-Za-z0-9 _-]{0,40}\s*\}?\}|\[[A-Z][A-Z0-9 _-]{0,40}\])$`)
+	wholeRe = lazyRegexp(`^(<[A-Za-z][A-Za-z0-9 _-]{0,40}>|\{\{?\s*[A-Za-z][A-Za-z0-9 _-]{0,40}\s*\}?\}|\[[A-Z][A-Z0-9 _-]{0,40}\])$`)
 )
 
 // hasPlaceholder reports whether an argument that names something (a path,
@@ -131,7 +130,7 @@ func hasPlaceholder(args map[string]any) bool {
 func placeholderIn(v any) bool {
 	switch x := v.(type) {
 	case string:
-		if yourRe.MatchString(x) {
+		if yourRe().MatchString(x) {
 			return true
 		}
 		t := strings.TrimSpace(x)
@@ -139,7 +138,7 @@ func placeholderIn(v any) bool {
 			return true
 		}
 		inner := strings.ToLower(strings.Trim(t, "<>{}[] "))
-		return len(t) < 60 && wholeRe.MatchString(t) && (strings.ContainsAny(inner, " _-") || placeholderWords[inner])
+		return len(t) < 60 && wholeRe().MatchString(t) && (strings.ContainsAny(inner, " _-") || placeholderWords[inner])
 	case []any:
 		for _, e := range x {
 			if placeholderIn(e) {

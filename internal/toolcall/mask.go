@@ -53,12 +53,12 @@ func pairRegions(s string, open, close *regexp.Regexp) []region {
 }
 
 var (
-	thinkOpen       = regexp.MustCompile(`(?i)<(think|thinking|reasoning)>`)
-	thinkClose      = regexp.MustCompile(`(?i)</(think|thinking|reasoning)>`)
-	bracketOpen     = regexp.MustCompile(`\[THINK\]`)
-	bracketClose    = regexp.MustCompile(`\[/THINK\]`)
-	gemmaThoughtOpn = regexp.MustCompile(`<\|channel>`)
-	gemmaThoughtCls = regexp.MustCompile(`<channel\|>`)
+	thinkOpen       = lazyRegexp(`(?i)<(think|thinking|reasoning)>`)
+	thinkClose      = lazyRegexp(`(?i)</(think|thinking|reasoning)>`)
+	bracketOpen     = lazyRegexp(`\[THINK\]`)
+	bracketClose    = lazyRegexp(`\[/THINK\]`)
+	gemmaThoughtOpn = lazyRegexp(`<\|channel>`)
+	gemmaThoughtCls = lazyRegexp(`<channel\|>`)
 )
 
 // reasoningRegions returns the think blocks of the content.
@@ -66,13 +66,13 @@ func reasoningRegions(s string) []region {
 	var out []region
 	if strings.Contains(s, "think>") || strings.Contains(s, "THINK>") || strings.Contains(s, "thinking>") || strings.Contains(s, "reasoning>") ||
 		strings.Contains(s, "Think>") || strings.Contains(s, "Thinking>") || strings.Contains(s, "Reasoning>") {
-		out = append(out, pairRegions(s, thinkOpen, thinkClose)...)
+		out = append(out, pairRegions(s, thinkOpen(), thinkClose())...)
 	}
 	if strings.Contains(s, "THINK]") {
-		out = append(out, pairRegions(s, bracketOpen, bracketClose)...)
+		out = append(out, pairRegions(s, bracketOpen(), bracketClose())...)
 	}
 	if strings.Contains(s, "<|channel>") || strings.Contains(s, "<channel|>") {
-		out = append(out, pairRegions(s, gemmaThoughtOpn, gemmaThoughtCls)...)
+		out = append(out, pairRegions(s, gemmaThoughtOpn(), gemmaThoughtCls())...)
 	}
 	return out
 }
@@ -260,7 +260,7 @@ type harmonyMsg struct {
 
 var (
 	harmonyTokens = []string{"<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>", "<|call|>", "<|return|>"}
-	recipientRe   = regexp.MustCompile(`\bto=([^\s<|]+)`)
+	recipientRe   = lazyRegexp(`\bto=([^\s<|]+)`)
 )
 
 func harmonyTokenAt(s string, i int) string {
@@ -303,7 +303,7 @@ func harmonyMessages(s string) []harmonyMsg {
 		}
 		header := s[hs:m]
 		msg := harmonyMsg{start: hs, bodyStart: m + len("<|message|>")}
-		if r := recipientRe.FindStringSubmatch(header); r != nil {
+		if r := recipientRe().FindStringSubmatch(header); r != nil {
 			msg.recipient = r[1]
 		}
 		if c := strings.LastIndex(header, "<|channel|>"); c >= 0 {
@@ -356,7 +356,7 @@ func isToolRecipient(r string) bool {
 	return true
 }
 
-var heredocRe = regexp.MustCompile(`<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`)
+var heredocRe = lazyRegexp(`<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`)
 
 // heredocRegions returns shell here-documents written outside a fence: the
 // text up to the terminator line is a file's content, not a call.
@@ -365,7 +365,7 @@ func heredocRegions(s string) []region {
 		return nil
 	}
 	var out []region
-	for _, m := range heredocRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range heredocRe().FindAllStringSubmatchIndex(s, -1) {
 		word := s[m[2]:m[3]]
 		nl := strings.IndexByte(s[m[1]:], '\n')
 		if nl < 0 {
