@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"mm/internal/agent"
+)
+
+func TestSummary(t *testing.T) {
+	res := &agent.Result{
+		ToolCalls: map[string]int{"bash": 2, "read_file": 1, "edit_file": 2, "read_skill": 1},
+		Elapsed:   3200 * time.Millisecond,
+		Usage:     agent.Usage{Input: 12500, Output: 310, Cached: 11000},
+	}
+	want := "⚙ 2 command(s) · 📝 3 file op(s) · 📖 1 skill(s) · 3.2s · 12.5k in / 310 out tokens (11.0k cached)"
+	if got := Summary(res); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// Zero counters and no usage are left out.
+	if got := Summary(&agent.Result{ToolCalls: map[string]int{}, Elapsed: 90 * time.Second}); got != "1m30s" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestToolLinesAndPreview(t *testing.T) {
+	var out, errb bytes.Buffer
+	p := NewPrinter(&out, &errb, true, 2)
+	p.Text("Let me check.")
+	c := &agent.Call{Name: "bash", Summary: "make test\n&& echo ok"}
+	p.ToolStart(c)
+	c.Output = "line 1\nline 2\nline 3\n"
+	p.ToolEnd(c)
+	p.ToolEnd(&agent.Call{Name: "bash", Output: ""})
+	p.ToolEnd(&agent.Call{Name: "read_file", Output: "secret content"})
+	if out.String() != "Let me check.\n" {
+		t.Errorf("stdout %q: the answer line must be ended before a tool line", out.String())
+	}
+	want := "🛠️ bash: make test … (+1 line(s))\n   line 1\n   line 2\n   … 1 more line(s)\n   (no output)\n"
+	if errb.String() != want {
+		t.Errorf("stderr:\n%q\nwant\n%q", errb.String(), want)
+	}
+}
+
+func TestThinkingHiddenWhenOff(t *testing.T) {
+	var out, errb bytes.Buffer
+	p := NewPrinter(&out, &errb, false, 20)
+	p.Thinking("hmm")
+	p.Text("answer")
+	p.Finish()
+	if errb.Len() != 0 || out.String() != "answer\n" {
+		t.Errorf("out %q err %q", out.String(), errb.String())
+	}
+	p = NewPrinter(&out, &errb, true, 20)
+	out.Reset()
+	p.Thinking("hmm")
+	p.Text("answer")
+	if !strings.HasPrefix(errb.String(), "hmm") || !strings.HasSuffix(errb.String(), "\n") {
+		t.Errorf("thinking %q", errb.String())
+	}
+}
+
+func TestCommandList(t *testing.T) {
+	got := CommandList([]*agent.Call{{Name: "bash", Summary: "ls"}, {Name: "edit_file", Summary: "a.go (1 edit)", Refused: true}})
+	if got != "1. bash: ls\n2. edit_file: a.go (1 edit) (refused)" {
+		t.Errorf("got %q", got)
+	}
+}
