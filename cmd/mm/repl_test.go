@@ -326,3 +326,23 @@ func TestREPLPlainWithoutTerminal(t *testing.T) {
 		t.Errorf("escape sequences without a terminal:\n%q", r.stdout)
 	}
 }
+
+// NO_COLOR: the same session without colour codes.
+func TestREPLNoColor(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Reasoning: "thinking it over", ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"echo grey"}`}}}, llmtest.Turn{Text: "done"})
+	s := startREPL(t, t.TempDir(), srv, []string{"NO_COLOR=1"})
+	s.ask("go")
+	s.expect("   grey")
+	s.expect("done")
+	s.mu.Lock()
+	raw := s.out.String()
+	s.mu.Unlock()
+	for _, code := range []string{"\x1b[2m", "\x1b[90m", "\x1b[31m", "\x1b[0m"} {
+		if strings.Contains(raw, code) {
+			t.Errorf("colour code %q with NO_COLOR", code)
+		}
+	}
+	if !strings.Contains(s.text(), "thinking it over") {
+		t.Error("thinking not shown")
+	}
+}
