@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/firebase/genkit/go/ai"
@@ -67,4 +68,33 @@ func BenchmarkFixedPrompt(b *testing.B) {
 	}
 	b.ReportMetric(float64(sys), "system-bytes")
 	b.ReportMetric(float64(tools), "tool-schema-bytes")
+}
+
+// The tool schemas go out with their properties in the order they are
+// written: llama.cpp's grammar makes a model write them in that order.
+func TestSchemaPropertyOrderOnTheWire(t *testing.T) {
+	cfg := config.Default()
+	cfg.FetchContentTool = true
+	reg, _, _ := Tools(cfg, t.TempDir(), "../..")
+	body, err := llm.BuildRequest(&ai.ModelRequest{Tools: reg.Definitions()}, llm.RequestOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(body)
+	for _, order := range [][]string{
+		{`"name":"read_file"`, `"path":`, `"start":`, `"end":`, `"numbered":`},
+		{`"name":"write_file"`, `"path":`, `"content":`},
+		{`"name":"edit_file"`, `"path":`, `"edits":`, `"old":`, `"new":`, `"dry_run":`},
+		{`"name":"fetch_content"`, `"url":`, `"output":`},
+	} {
+		at := 0
+		for _, key := range order {
+			i := strings.Index(s[at:], key)
+			if i < 0 {
+				t.Errorf("%s: %s missing or out of order", order[0], key)
+				break
+			}
+			at += i + len(key)
+		}
+	}
 }

@@ -83,10 +83,16 @@ type wireTool struct {
 }
 
 type wireToolDef struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description,omitempty"`
-	Parameters  map[string]any `json:"parameters"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Parameters  any    `json:"parameters"`
 }
+
+// RawSchemaKey is the ToolDefinition metadata key holding a tool's schema
+// as written (a string). When present it is sent byte for byte instead of
+// InputSchema: a decoded map would be marshalled with its keys sorted, and
+// llama.cpp's grammar makes the model write properties in schema order.
+const RawSchemaKey = "rawSchema"
 
 // BuildRequest writes the body of a streaming chat-completions request.
 //
@@ -108,8 +114,12 @@ func BuildRequest(req *ai.ModelRequest, o RequestOptions) ([]byte, error) {
 		w.Messages = append(w.Messages, wireMessages(m)...)
 	}
 	for _, t := range req.Tools {
-		params := t.InputSchema
-		if params == nil {
+		var params any = t.InputSchema
+		if raw, ok := t.Metadata[RawSchemaKey].(string); ok && json.Valid([]byte(raw)) {
+			var compact bytes.Buffer
+			json.Compact(&compact, []byte(raw))
+			params = json.RawMessage(compact.Bytes())
+		} else if t.InputSchema == nil {
 			params = map[string]any{"type": "object", "properties": map[string]any{}}
 		}
 		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireToolDef{Name: t.Name, Description: t.Description, Parameters: params}})

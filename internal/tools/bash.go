@@ -79,6 +79,7 @@ func NewBash(opts BashOptions) *Tool {
 		Name:        "bash",
 		Description: desc,
 		Schema:      MustSchema(bashSchema),
+		SchemaText:  bashSchema,
 		Kind:        KindExecute,
 		Mutates:     func(json.RawMessage) bool { return true },
 		Summary: func(args json.RawMessage) string {

@@ -28,6 +28,7 @@ func NewEditFile(o FileOptions) *Tool {
 		Name:        "edit_file",
 		Description: strings.TrimSpace(editFileDescription),
 		Schema:      MustSchema(editFileSchema),
+		SchemaText:  editFileSchema,
 		Kind:        KindEdit,
 		Mutates: func(args json.RawMessage) bool {
 			a, err := decodeEditArgs(args)
@@ -52,7 +53,7 @@ func NewEditFile(o FileOptions) *Tool {
 			if c.DryRun || c.Unchanged() {
 				return c.Report
 			}
-			if err := c.Apply(); err != nil {
+			if err := o.apply(c); err != nil {
 				return err.Error()
 			}
 			return c.Report

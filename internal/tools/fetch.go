@@ -80,6 +80,7 @@ func NewFetchContent(o FetchOptions) *Tool {
 		Name:        "fetch_content",
 		Description: strings.TrimSpace(fetchDescription),
 		Schema:      MustSchema(fetchSchema),
+		SchemaText:  fetchSchema,
 		Kind:        KindFetch,
 		Mutates: func(args json.RawMessage) bool {
 			a, _ := parseFetchArgs(args)

@@ -32,6 +32,7 @@ func NewReadFile(o FileOptions) *Tool {
 		Name:        "read_file",
 		Description: strings.TrimSpace(readFileDescription),
 		Schema:      MustSchema(readFileSchema),
+		SchemaText:  readFileSchema,
 		Kind:        KindRead,
 		Summary: func(args json.RawMessage) string {
 			var a readArgs

@@ -52,6 +52,7 @@ func NewReadSkill(o SkillOptions) *Tool {
 		Name:        "read_skill",
 		Description: desc.String(),
 		Schema:      MustSchema(readSkillSchema),
+		SchemaText:  readSkillSchema,
 		Kind:        KindRead,
 		Summary: func(args json.RawMessage) string {
 			var a struct {

@@ -12,6 +12,8 @@ import (
 	"fmt"
 
 	"github.com/firebase/genkit/go/ai"
+
+	"mm/internal/llm"
 )
 
 // Kind is the ACP tool-call kind an editor uses to pick an icon.
@@ -33,7 +35,13 @@ type Tool struct {
 	// keep them short and exact.
 	Description string
 	Schema      map[string]any
-	Kind        Kind
+	// SchemaText is the hand-written schema as written. It is what goes on
+	// the wire: llama.cpp turns a schema into a grammar that makes the
+	// model write the properties in the order the schema lists them, and a
+	// decoded map would list them alphabetically (`new` before `old`,
+	// `content` before `path`). Schema is its decoded form, for checks.
+	SchemaText string
+	Kind       Kind
 
 	// Mutates reports whether this call changes something, and so waits for
 	// the user's permission when yolo is false. nil means never.
@@ -46,9 +54,14 @@ type Tool struct {
 	Run func(ctx context.Context, args json.RawMessage) string
 }
 
-// Definition is the tool as the model sees it.
+// Definition is the tool as the model sees it. The schema's own text rides
+// in the metadata so that the request keeps its property order.
 func (t *Tool) Definition() *ai.ToolDefinition {
-	return &ai.ToolDefinition{Name: t.Name, Description: t.Description, InputSchema: t.Schema}
+	def := &ai.ToolDefinition{Name: t.Name, Description: t.Description, InputSchema: t.Schema}
+	if t.SchemaText != "" {
+		def.Metadata = map[string]any{llm.RawSchemaKey: t.SchemaText}
+	}
+	return def
 }
 
 // SummaryOf is the one-line description of a call.

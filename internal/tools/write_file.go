@@ -27,6 +27,7 @@ func NewWriteFile(o FileOptions) *Tool {
 		Name:        "write_file",
 		Description: strings.TrimSpace(writeFileDescription),
 		Schema:      MustSchema(writeFileSchema),
+		SchemaText:  writeFileSchema,
 		Kind:        KindEdit,
 		Mutates:     func(json.RawMessage) bool { return true },
 		Summary: func(args json.RawMessage) string {
@@ -44,7 +45,7 @@ func NewWriteFile(o FileOptions) *Tool {
 			if c.Unchanged() {
 				return c.Report
 			}
-			if err := c.Apply(); err != nil {
+			if err := o.apply(c); err != nil {
 				return err.Error()
 			}
 			return c.Report
