@@ -561,3 +561,23 @@ func TestFetchContentTool(t *testing.T) {
 		t.Errorf("the model read %q", got)
 	}
 }
+
+// A call a small model writes as text runs, and its markup never reaches
+// the user: stdout holds the answer only.
+func TestCallWrittenAsTextIsNotShown(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		llmtest.Turn{Text: "I will create it: <tool_call>\n{\"name\": \"bash\", \"arguments\": {\"command\": \"touch made.txt\"}}\n</tool_call>"},
+		llmtest.Turn{Text: "Done."},
+	)
+	r := mm(t, dir, srv, nil, "", "-p", "make it")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
+		t.Error("the call written as text did not run")
+	}
+	if r.stdout != "I will create it:\nDone.\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+}

@@ -181,7 +181,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 			return res, &StopError{Msg: fmt.Sprintf("the model used all %d turns (maxTurns) without finishing — ask again to let it go on, or raise maxTurns", a.opts.MaxTurns)}
 		}
 		res.ModelCalls++
-		resp, partial, err := a.generate(ctx, ui)
+		resp, guard, partial, err := a.generate(ctx, ui)
 		if err != nil {
 			a.interrupted(partial, err)
 			return res, err
@@ -190,6 +190,9 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 
 		reply := a.recover(resp)
 		text := reply.Text
+		if rest := guard.finish(text); rest != "" {
+			ui.Text(rest)
+		}
 		res.Text = text
 		if resp.FinishMessage == "length" && (len(llm.RawToolCalls(resp.Message)) > 0 || anyTruncated(reply.Rejections)) {
 			// A call cut by max_tokens must never run: hand it back.
@@ -234,15 +237,18 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	}
 }
 
-// generate makes one model call under the watchdog. On failure it returns
-// the text streamed so far.
-func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, string, error) {
+// generate makes one model call under the watchdog. The answer's text goes
+// to the UI through a guard that holds back what may be a tool call written
+// as text; the caller shows the rest once the recovery layer has run. On
+// failure it returns the text streamed so far.
+func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, *textGuard, string, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	wd := startWatchdog(a.opts.FirstToken, a.opts.Watchdog, cancel)
 	defer wd.stop()
 
 	var text strings.Builder
+	guard := &textGuard{}
 	args := map[int]*strings.Builder{}
 	names := map[int]string{}
 	onChunk := func(_ context.Context, c *ai.ModelResponseChunk) error {
@@ -261,7 +267,9 @@ func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, string,
 			case p.IsText():
 				wd.token()
 				text.WriteString(p.Text)
-				ui.Text(p.Text)
+				if show := guard.add(p.Text); show != "" {
+					ui.Text(show)
+				}
 			case p.IsToolRequest():
 				wd.token()
 				i, _ := p.Metadata[llm.ToolCallDelta].(int)
@@ -286,21 +294,21 @@ func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, string,
 	if err != nil {
 		var stop *StopError
 		if cause := context.Cause(ctx); errors.As(cause, &stop) {
-			return nil, text.String(), stop
+			return nil, nil, text.String(), stop
 		}
 		if errors.As(err, &stop) {
-			return nil, text.String(), stop
+			return nil, nil, text.String(), stop
 		}
 		var ee *llm.EngineError
 		if errors.As(err, &ee) {
-			return nil, text.String(), ee
+			return nil, nil, text.String(), ee
 		}
 		if ctx.Err() != nil {
-			return nil, text.String(), context.Cause(ctx)
+			return nil, nil, text.String(), context.Cause(ctx)
 		}
-		return nil, text.String(), &llm.EngineError{Msg: err.Error()}
+		return nil, nil, text.String(), &llm.EngineError{Msg: err.Error()}
 	}
-	return resp, "", nil
+	return resp, guard, "", nil
 }
 
 // interrupted closes a turn that failed: the partial answer goes into the

@@ -1,0 +1,65 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+)
+
+// stream feeds text to a guard in pieces of n bytes and returns what was
+// shown while streaming.
+func stream(g *textGuard, text string, n int) string {
+	var shown strings.Builder
+	for i := 0; i < len(text); i += n {
+		shown.WriteString(g.add(text[i:min(i+n, len(text))]))
+	}
+	return shown.String()
+}
+
+func TestGuardPassesProse(t *testing.T) {
+	for _, text := range []string{
+		"Plain answer with a < b and x[1] and `code` and {braces}.",
+		"The list: [1, 2, 3]; the map {\"a\": 1}; see <div>.",
+	} {
+		for _, n := range []int{1, 3, 50} {
+			g := &textGuard{}
+			shown := stream(g, text, n)
+			shown += g.finish(text)
+			if shown != text {
+				t.Errorf("pieces of %d: shown %q, want %q", n, shown, text)
+			}
+		}
+	}
+}
+
+func TestGuardHoldsCallMarkup(t *testing.T) {
+	for _, tc := range []struct{ raw, clean, during, after string }{
+		{"I will run it: <tool_call>\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>", "I will run it:", "I will run it:", ""},
+		{"[TOOL_CALLS]bash[ARGS]{\"command\":\"ls\"}", "", "", ""},
+		{"Listing.\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}", "Listing.", "Listing.", ""},
+		{"Run: <tool_call>{\"name\":\"bash\",\"arguments\":{\"command\":\"ls\"}}</tool_call> then I check.", "Run: then I check.", "Run:", " then I check."},
+	} {
+		for _, n := range []int{1, 4, 1000} {
+			g := &textGuard{}
+			during := stream(g, tc.raw, n)
+			if during != tc.during {
+				t.Errorf("%q in pieces of %d: shown while streaming %q, want %q", tc.raw, n, during, tc.during)
+			}
+			if after := g.finish(tc.clean); after != tc.after {
+				t.Errorf("%q: shown after %q, want %q", tc.raw, after, tc.after)
+			}
+		}
+	}
+}
+
+// Text that looked like a call but was not one is shown whole at the end.
+func TestGuardReleasesFalseAlarm(t *testing.T) {
+	raw := "The config has {\"name\": \"demo\", \"port\": 80} in it."
+	g := &textGuard{}
+	during := stream(g, raw, 2)
+	if during != "The config has" {
+		t.Errorf("during %q", during)
+	}
+	if during+g.finish(raw) != raw {
+		t.Errorf("not all shown")
+	}
+}
