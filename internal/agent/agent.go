@@ -224,6 +224,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 			a.history = append(a.history, ai.NewMessage(ai.RoleTool, nil, responses...))
 		}
 		if err != nil {
+			a.interrupted("", err)
 			return res, err
 		}
 		if len(reply.Rejections) > 0 {
@@ -391,8 +392,14 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 			// against a registry changed under it.
 			c.Output = fmt.Sprintf("[error: there is no tool named %s]", c.Name)
 		} else if !a.permitted(ctx, t, c, ui) {
-			c.Refused = true
-			c.Output = tools.RejectedText(c.Name)
+			if ctx.Err() != nil {
+				// The turn was stopped while the user was asked: nobody
+				// refused anything.
+				c.Output = "[not run: the turn was cancelled]"
+			} else {
+				c.Refused = true
+				c.Output = tools.RejectedText(c.Name)
+			}
 		} else {
 			c.Output = tools.Truncate(t.Run(ctx, c.Args), a.opts.MaxOutput)
 		}

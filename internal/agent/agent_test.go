@@ -386,3 +386,26 @@ func TestRecoveredCallFromText(t *testing.T) {
 		t.Errorf("assistant message: %v", asst)
 	}
 }
+
+// Stopping the turn while the user is asked is not a refusal: the model
+// must not read "rejected by the user", and the history is closed.
+func TestCancelDuringPermission(t *testing.T) {
+	s := newSetup(t, func(o *Options) { o.Yolo = false }, bashCall("touch x"), llmtest.Turn{Text: "next answer"})
+	ctx, cancel := context.WithCancel(context.Background())
+	ui := &recUI{decide: func(*Call) Decision { cancel(); return Refuse }}
+	_, err := s.agent.Ask(ctx, "go", ui)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if ui.ended[0].Refused || ui.ended[0].Output != "[not run: the turn was cancelled]" {
+		t.Errorf("call: refused=%v output %q", ui.ended[0].Refused, ui.ended[0].Output)
+	}
+	h := s.agent.History()
+	last := h[len(h)-1]
+	if last.Role != ai.RoleModel || last.Text() != "[interrupted by the user]" {
+		t.Errorf("history ends with %s %q", last.Role, last.Text())
+	}
+	if _, err := s.agent.Ask(context.Background(), "again", &recUI{}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -344,6 +344,7 @@ func (u *replUI) Notice(msg string) { u.r.p.Notice(msg) }
 // allow this tool for the session, r refuse, n never.
 func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	r := u.r
+	r.p.Status("") // nothing runs while mm waits for the user
 	r.p.Line(fmt.Sprintf("🔐 %s %s", c.Name, oneLine(c.Summary)))
 	r.p.Line(r.p.Dim(fmt.Sprintf("   [a] allow once · [s] allow %s for the session · [r] refuse · [n] never", c.Name)))
 	if r.rt == nil {
