@@ -117,7 +117,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, found []skills.Skill, warnings []string) {
 	reg = tools.NewRegistry()
 	if cfg.BashTool {
-		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv()}))
+		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(), MaxOutput: cfg.MaxOutput}))
 	}
 	if cfg.SkillsDir != "" {
 		dir := skills.Resolve(cfg.SkillsDir, skillsBase)

@@ -62,6 +62,10 @@ type BashOptions struct {
 	Dir     string        // working directory ("" = the process's)
 	Timeout time.Duration // bashTimeout; DefaultBashTimeout when <= 0
 	Env     []string      // environment for the shell (nil = os.Environ())
+	// MaxOutput is maxOutput. An output too large to read back in full is
+	// cut here, around its marker, to fit it: cut again by the agent, the
+	// marker would be lost in the middle. 0 keeps both 1 MiB ends.
+	MaxOutput int
 }
 
 func (o BashOptions) timeout() time.Duration {
@@ -186,7 +190,7 @@ func RunBash(ctx context.Context, opts BashOptions, command string) string {
 		killGroup(pgid, done)
 	}
 
-	text, err := readBack(out)
+	text, err := readBack(out, opts.MaxOutput)
 	if err != nil {
 		text = appendLine(text, fmt.Sprintf("[error: reading the output: %v]", err))
 	}
@@ -218,9 +222,10 @@ func killGroup(pgid int, done <-chan error) {
 }
 
 // readBack reads the merged output as valid UTF-8: the whole file up to
-// bashReadAll bytes, else its two ends around a marker line. It reads the
-// size seen now: a background job may still be appending.
-func readBack(f *os.File) (string, error) {
+// bashReadAll bytes, else its two ends around a marker line, each end cut so
+// that the whole fits maxOutput (when > 0) with room for the exit line. It
+// reads the size seen now: a background job may still be appending.
+func readBack(f *os.File, maxOutput int) (string, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return "", err
@@ -246,8 +251,38 @@ func readBack(f *os.File) (string, error) {
 	// rather than shown as replacement characters.
 	head = trimPartialRuneEnd(head)
 	tail = trimPartialRuneStart(tail)
-	return strings.ToValidUTF8(string(head), "\uFFFD") + "\n" + bashTooLarge + "\n" +
-		strings.ToValidUTF8(string(tail), "\uFFFD"), nil
+	h, t := strings.ToValidUTF8(string(head), "\uFFFD"), strings.ToValidUTF8(string(tail), "\uFFFD")
+	if budget := maxOutput - bashMarkerRoom; budget > 0 {
+		keepTail := min(TailKeep, budget/2)
+		h, t = firstRunes(h, budget-keepTail), lastRunes(t, keepTail)
+	}
+	return h + "\n" + bashTooLarge + "\n" + t, nil
+}
+
+// bashMarkerRoom is what the marker and a closing exit or timeout line take
+// at most, kept out of maxOutput's budget for the two ends.
+const bashMarkerRoom = 200
+
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+func lastRunes(s string, n int) string {
+	for i := len(s); i > 0; {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+		n--
+		if n == 0 {
+			return s[i:]
+		}
+	}
+	return s
 }
 
 // trimPartialRuneEnd drops an incomplete UTF-8 sequence at the end of b.

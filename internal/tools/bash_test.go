@@ -253,6 +253,26 @@ func TestBashHugeOutputReadBackByBothEnds(t *testing.T) {
 	}
 }
 
+// With maxOutput set, the two ends are cut around the marker so that the
+// whole fits: the agent's own truncation then leaves it alone, and the
+// marker the reference asks for stays between the start and the end.
+func TestBashHugeOutputFitsMaxOutput(t *testing.T) {
+	got := runBash(t, BashOptions{MaxOutput: 16000}, "printf START; head -c 3000000 /dev/zero | tr '\\0' a; printf END; exit 3")
+	if n := utf8.RuneCountInString(got); n > 16000 {
+		t.Fatalf("%d characters, maxOutput 16000", n)
+	}
+	if Truncate(got, 16000) != got {
+		t.Fatal("the agent would cut it again")
+	}
+	head, tail, ok := strings.Cut(got, "\n"+bashTooLarge+"\n")
+	if !ok || !strings.HasPrefix(head, "STARTaaa") || !strings.HasSuffix(tail, "aaaEND\n[exit code: exit status 3]") {
+		t.Fatalf("output: %.30q … %.60q", got, got[len(got)-60:])
+	}
+	if len(tail) < 1500 || len(head) < 10000 {
+		t.Errorf("kept %d + %d characters", len(head), len(tail))
+	}
+}
+
 func TestBashHugeOutputKeepsMarkersAtTheEnd(t *testing.T) {
 	got := runBash(t, BashOptions{}, "head -c 3000000 /dev/zero | tr '\\0' a; exit 4")
 	if !strings.HasSuffix(got, "aaa\n[exit code: exit status 4]") {
@@ -279,7 +299,7 @@ func TestBashReadBackCutsOnRuneBoundaries(t *testing.T) {
 	if _, err := f.WriteString(content); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readBack(f)
+	got, err := readBack(f, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
