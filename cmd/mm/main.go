@@ -32,6 +32,7 @@ Usage:
 
 Flags:
   -p PROMPT                answer this prompt: the answer on stdout, activity on stderr
+  -no-stdin                with -p, do not append the text piped on stdin (for loops that read it)
   -c PATH, -config PATH    configuration file (default: ./agent.yaml when present, else built-in defaults)
   -tui                     full-screen mode (not available yet: mm falls back to line mode)
   -version                 print the version and exit
@@ -53,6 +54,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	fs := flag.NewFlagSet("mm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	prompt := fs.String("p", "", "answer this prompt, print the answer on stdout, and exit")
+	noStdin := fs.Bool("no-stdin", false, "do not read stdin with -p")
 	var cfgPath string
 	fs.StringVar(&cfgPath, "config", "", "configuration file (default ./agent.yaml when present, else built-in defaults)")
 	fs.StringVar(&cfgPath, "c", "", "same as -config")
@@ -94,10 +96,14 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 			return oneshot.ExitCode(err, stderr)
 		}
 		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice,
-			Warnings: append(cfg.Warnings, eng.Warnings...)})
+			Warnings: append(append(cfg.Warnings, eng.Warnings...), eng.SkillWarnings...)})
 	}
 
-	question, err := oneshot.Prompt(*prompt, stdin)
+	in := stdin
+	if *noStdin {
+		in = nil
+	}
+	question, err := oneshot.Prompt(*prompt, in)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return oneshot.ExitUsage

@@ -136,6 +136,10 @@ func TestBashTaskCreatesFile(t *testing.T) {
 	if r.stdout != "Created out.txt.\n" {
 		t.Errorf("stdout = %q", r.stdout)
 	}
+	// The skills warning belongs to the line mode's banner, not to -p.
+	if strings.Contains(r.stderr, "no skills found") {
+		t.Errorf("skills warning with -p:\n%s", r.stderr)
+	}
 	for _, want := range []string{"🛠️ bash: echo hello > out.txt && cat out.txt", "   hello", "I will create it.", "⚙ 1 command(s)"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
@@ -579,5 +583,17 @@ func TestCallWrittenAsTextIsNotShown(t *testing.T) {
 	}
 	if r.stdout != "I will create it:\nDone.\n" {
 		t.Errorf("stdout = %q", r.stdout)
+	}
+}
+
+func TestNoStdin(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	r := mm(t, t.TempDir(), srv, nil, "rest of a list\n", "-no-stdin", "-p", "just this")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	msgs := srv.ChatRequests()[0].JSON["messages"].([]any)
+	if q := msgs[len(msgs)-1].(map[string]any)["content"]; q != "just this" {
+		t.Errorf("question %q", q)
 	}
 }

@@ -157,7 +157,7 @@ func finish(cfg *Config, path string, permissionsSet bool, getenv func(string) s
 			// ask wins over yolo: true in the same file, as the reference
 			// says; AGENT_YOLO below still wins over both.
 			cfg.Yolo = false
-			cfg.Warnings = append(cfg.Warnings, "[warning: permissions: ask is deprecated — use yolo: false instead; mm reads it as yolo: false until then]")
+			cfg.Warnings = append(cfg.Warnings, "[warning: permissions: ask is deprecated — use yolo: false instead (mm reads it as yolo: false until then)]")
 		case "auto":
 			cfg.Warnings = append(cfg.Warnings, "[warning: permissions: auto is deprecated — remove it; it changes nothing, yolo decides (true unless set)]")
 		default:
@@ -174,15 +174,16 @@ func finish(cfg *Config, path string, permissionsSet bool, getenv func(string) s
 	if v := getenv("AGENT_BASE_URL"); v != "" {
 		cfg.BaseURL = v
 	}
+	// The reference accepts ParseBool's words in any case ("TRUE", "tRuE").
 	if v := getenv("AGENT_YOLO"); v != "" {
-		b, err := strconv.ParseBool(v)
+		b, err := strconv.ParseBool(strings.ToLower(v))
 		if err != nil {
 			return fail("AGENT_YOLO=" + strconv.Quote(v) + ": must be true or false")
 		}
 		cfg.Yolo = b
 	}
 	if v := getenv("AGENT_TRACE"); v != "" {
-		b, err := strconv.ParseBool(v)
+		b, err := strconv.ParseBool(strings.ToLower(v))
 		if err != nil {
 			return fail("AGENT_TRACE=" + strconv.Quote(v) + ": must be true or false")
 		}

@@ -46,9 +46,11 @@ type Engine struct {
 	Tools    *tools.Registry
 	Agent    *agent.Agent
 	Cwd      string
-	// Warnings are the start-up warnings for the banner: skills not found
-	// or skipped, compression that can never happen.
-	Warnings []string
+	// Warnings are start-up warnings (compression that can never happen);
+	// SkillWarnings are the banner's (skills not found or skipped), shown
+	// in line mode only, as the reference has it.
+	Warnings      []string
+	SkillWarnings []string
 	// Skills are the skills read_skill offers.
 	Skills []skills.Skill
 
@@ -92,9 +94,9 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	}
 	reg, found, warnings := Tools(cfg, cwd, base)
 	e := &Engine{
-		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, Warnings: warnings, Skills: found,
+		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, SkillWarnings: warnings, Skills: found,
 		Agent: agent.New(agent.Options{
-			Model: model, Tools: reg, System: cfg.System,
+			Model: model, Tools: reg, System: systemPrompt(cfg),
 			MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 			Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
 			Yolo: cfg.Yolo,
@@ -141,6 +143,15 @@ func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, fou
 		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
 	}
 	return reg, found, warnings
+}
+
+// systemPrompt is the configured prompt; the built-in one is fitted to the
+// declared tools.
+func systemPrompt(cfg *config.Config) string {
+	if cfg.System == config.DefaultSystemPrompt {
+		return config.SystemPromptFor(cfg.BashTool)
+	}
+	return cfg.System
 }
 
 // ContextWindow asks the server for its context size once (contextWindow:

@@ -58,3 +58,22 @@ func TestStartUnknownProvider(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Without bash, the built-in prompt does not tell the model to use it; a
+// configured prompt is left as written.
+func TestBuiltInPromptFollowsTheTools(t *testing.T) {
+	srv := llmtest.New(t)
+	cfg := config.Default()
+	cfg.Provider, cfg.BaseURL, cfg.BashTool = "llamacpp", srv.URL(), false
+	e, err := Start(context.Background(), cfg, Options{Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys := e.Agent.History()[0].Text(); strings.Contains(sys, "bash") || !strings.Contains(sys, "Read a file before you change it.") {
+		t.Errorf("system prompt without bash:\n%s", sys)
+	}
+	cfg.System = "Use bash, always."
+	if e, _ = Start(context.Background(), cfg, Options{Cwd: t.TempDir()}); e.Agent.History()[0].Text() != "Use bash, always." {
+		t.Error("a configured prompt was changed")
+	}
+}

@@ -78,8 +78,15 @@ func PlanWrite(o FileOptions, args json.RawMessage) (FileChange, string) {
 	c := FileChange{Path: a.Path, AbsPath: tf.abs, Old: tf.content, New: *a.Content, Existed: tf.exists}
 	var b strings.Builder
 	if !tf.exists {
+		// The reference's output is the header and the diff against the
+		// previous content: for a new file, every line added.
 		fmt.Fprintf(&b, "%s: created, %s", a.Path, countNoun(textLineCount(c.New), "line"))
-		c.Report = b.String()
+		if c.New != "" {
+			ops, _ := textDiff("", c.New)
+			b.WriteByte('\n')
+			renderDiff(&b, [][]diffOp{ops})
+		}
+		c.Report = Truncate(strings.TrimSuffix(b.String(), "\n"), o.MaxOutput)
 		return c, ""
 	}
 	oldText, norm := normalize(tf.content)

@@ -11,7 +11,7 @@ import (
 func TestWriteFileCreates(t *testing.T) {
 	o := fileDir(t, nil)
 	w := NewWriteFile(o)
-	if got := runFileTool(t, w, map[string]any{"path": "a/b/c.txt", "content": "one\ntwo\n"}); got != "a/b/c.txt: created, 2 lines" {
+	if got := runFileTool(t, w, map[string]any{"path": "a/b/c.txt", "content": "one\ntwo\n"}); got != "a/b/c.txt: created, 2 lines\n1 +│ one\n2 +│ two" {
 		t.Fatalf("got %q", got)
 	}
 	if got := fileText(t, o, "a/b/c.txt"); got != "one\ntwo\n" {
@@ -32,7 +32,7 @@ func TestWriteFileCreates(t *testing.T) {
 	}
 	for _, tc := range []struct{ content, want string }{
 		{"", "empty.txt: created, 0 lines"},
-		{"no newline", "empty.txt: created, 1 line"},
+		{"no newline", "empty.txt: created, 1 line\n1 +│ no newline\n\\ No newline at end of file"},
 	} {
 		os.Remove(filepath.Join(o.Dir, "empty.txt"))
 		if got := runFileTool(t, w, map[string]any{"path": "empty.txt", "content": tc.content}); got != tc.want {
@@ -43,7 +43,7 @@ func TestWriteFileCreates(t *testing.T) {
 		}
 	}
 	abs := filepath.Join(o.Dir, "abs.txt")
-	if got := runFileTool(t, w, map[string]any{"path": abs, "content": "x"}); got != abs+": created, 1 line" {
+	if got := runFileTool(t, w, map[string]any{"path": abs, "content": "x"}); !strings.HasPrefix(got, abs+": created, 1 line\n1 +│ x") {
 		t.Errorf("absolute path: %q", got)
 	}
 	noTempFiles(t, o.Dir)
