@@ -533,7 +533,7 @@ func (d *decoder) mmConfigs(n *yaml.Node) error {
 		// A missing file is a warning, not an error: the other agent's file
 		// may be written later, and this agent works without it.
 		if _, err := os.Stat(m.Path); errors.Is(err, fs.ErrNotExist) {
-			d.warnings = append(d.warnings, fmt.Sprintf("[warning: %s: %s does not exist — /ask-%s will fail until it does]", at, m.Path, name))
+			d.warnings = append(d.warnings, fmt.Sprintf("[warning: %s: %s does not exist — asking %s will fail until it does]", at, m.Path, name))
 		} else if err != nil {
 			d.warnings = append(d.warnings, fmt.Sprintf("[warning: %s: %s cannot be read: %v]", at, m.Path, unwrapPath(err)))
 		}

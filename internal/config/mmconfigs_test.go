@@ -66,7 +66,7 @@ mmConfigs:
 func TestMMConfigsMissingFileWarns(t *testing.T) {
 	cfg := mustLoad(t, "mmConfigs:\n  helper: nowhere/helper.yaml\n  other: agent.yaml\n", nil)
 	abs := filepath.Join(cfg.Dir, "nowhere", "helper.yaml")
-	want := "[warning: mmConfigs.helper: " + abs + " does not exist — /ask-helper will fail until it does]"
+	want := "[warning: mmConfigs.helper: " + abs + " does not exist — asking helper will fail until it does]"
 	if len(cfg.Warnings) != 1 || cfg.Warnings[0] != want {
 		t.Errorf("warnings = %q, want [%q]", cfg.Warnings, want)
 	}
