@@ -23,6 +23,21 @@ import (
 type FileOptions struct {
 	Dir       string // working directory: relative paths resolve against it ("" = process cwd)
 	MaxOutput int    // maxOutput: what a tool returns is truncated to it with Truncate (<= 0: no limit)
+	// Changed, when set, is called with the file's absolute path after
+	// write_file or edit_file wrote it, so the language servers hear of the
+	// change and never answer from a stale view of the project.
+	Changed func(absPaths ...string)
+}
+
+// apply writes c and tells o.Changed.
+func (o FileOptions) apply(c FileChange) error {
+	if err := c.Apply(); err != nil {
+		return err
+	}
+	if o.Changed != nil {
+		o.Changed(c.AbsPath)
+	}
+	return nil
 }
 
 // MaxFileSize is the largest file the file tools load: a file is held in
