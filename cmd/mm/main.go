@@ -95,6 +95,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		if err != nil {
 			return oneshot.ExitCode(err, stderr)
 		}
+		defer eng.Close() // the language servers stop with mm
 		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice,
 			Warnings: append(append(cfg.Warnings, eng.Warnings...), eng.SkillWarnings...)})
 	}
@@ -116,6 +117,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	if err != nil {
 		return oneshot.ExitCode(err, stderr)
 	}
+	defer eng.Close()
 	for _, w := range append(cfg.Warnings, eng.Warnings...) {
 		fmt.Fprintln(stderr, w)
 	}

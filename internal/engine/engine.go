@@ -18,6 +18,7 @@ import (
 	"mm/internal/agent"
 	"mm/internal/config"
 	"mm/internal/llm"
+	"mm/internal/lsp"
 	"mm/internal/skills"
 	"mm/internal/tools"
 	"mm/internal/version"
@@ -53,6 +54,8 @@ type Engine struct {
 	SkillWarnings []string
 	// Skills are the skills read_skill offers.
 	Skills []skills.Skill
+	// LSP runs the language servers behind the lsp tool; Close stops them.
+	LSP *lsp.Manager
 
 	windowOnce sync.Once
 	window     int
@@ -92,9 +95,11 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	if base == "" {
 		base = cwd
 	}
-	reg, found, warnings := Tools(cfg, cwd, base)
+	servers, lspWarnings := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv()})
+	reg, found, warnings := toolsWith(cfg, cwd, base, servers)
 	e := &Engine{
 		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, SkillWarnings: warnings, Skills: found,
+		LSP: servers, Warnings: lspWarnings,
 		Agent: agent.New(agent.Options{
 			Model: model, Tools: reg, System: systemPrompt(cfg),
 			MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
@@ -117,6 +122,13 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 // returns the warnings about skills. cwd is the tools' working directory,
 // skillsBase the directory a relative skillsDir is resolved against.
 func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, found []skills.Skill, warnings []string) {
+	// Looking the servers up starts none: there is nothing to stop.
+	servers, _ := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd})
+	return toolsWith(cfg, cwd, skillsBase, servers)
+}
+
+// toolsWith is Tools with the language servers of the lsp tool.
+func toolsWith(cfg *config.Config, cwd, skillsBase string, servers *lsp.Manager) (reg *tools.Registry, found []skills.Skill, warnings []string) {
 	reg = tools.NewRegistry()
 	if cfg.BashTool {
 		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(), MaxOutput: cfg.MaxOutput}))
@@ -134,10 +146,13 @@ func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, fou
 		}
 	}
 	if cfg.EditTools {
-		files := tools.FileOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}
+		files := tools.FileOptions{Dir: cwd, MaxOutput: cfg.MaxOutput, Changed: servers.Changed}
 		reg.Add(tools.NewReadFile(files))
 		reg.Add(tools.NewWriteFile(files))
 		reg.Add(tools.NewEditFile(files))
+	}
+	if t := tools.NewLSP(servers); t != nil {
+		reg.Add(t)
 	}
 	if cfg.FetchContentTool {
 		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
@@ -152,6 +167,11 @@ func systemPrompt(cfg *config.Config) string {
 		return config.SystemPromptFor(cfg.BashTool)
 	}
 	return cfg.System
+}
+
+// Close stops what the engine started: the language servers.
+func (e *Engine) Close() {
+	e.LSP.Close()
 }
 
 // ContextWindow asks the server for its context size once (contextWindow:
