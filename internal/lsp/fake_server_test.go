@@ -298,3 +298,20 @@ func TestMissingServerWarning(t *testing.T) {
 		t.Errorf("no servers configured: %q", w)
 	}
 }
+
+// A server that stops reading its input cannot block mm: the write gives
+// up, the server is taken for dead, started again, and the call reports
+// it when the new one is deaf too.
+func TestFakeDeafServer(t *testing.T) {
+	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
+	writeTimeout = 200 * time.Millisecond
+	big := "def greet\n" + strings.Repeat("// padding to fill the pipe\n", 40000)
+	m, _, _ := fakeManager(t, "deaf", map[string]string{"a.fk": big})
+	got := run(m, Request{Action: "symbols", Path: "a.fk"})
+	if got != "[lsp: fake: cannot send a.fk: the server read nothing for 200ms]" {
+		t.Errorf("got %q", got)
+	}
+	if p := m.Process("fake"); p.Starts != 2 {
+		t.Errorf("not restarted once: %+v", p)
+	}
+}

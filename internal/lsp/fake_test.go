@@ -64,7 +64,11 @@ func fakeServer() {
 		fmt.Fprint(os.Stderr, strings.Repeat("noise on stderr\n", 20000))
 	}
 	r := bufio.NewReader(os.Stdin)
-	for {
+	for n := 0; ; n++ {
+		if f.mode["deaf"] && n == 2 {
+			// After initialize and initialized, it reads no more.
+			select {}
+		}
 		body, err := readFakeFrame(r)
 		if err != nil {
 			return

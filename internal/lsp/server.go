@@ -61,7 +61,7 @@ type proc struct {
 	cmd     *exec.Cmd
 	pgid    int
 	conn    *conn
-	stdin   io.WriteCloser
+	stdin   *os.File
 	exited  chan struct{} // closed once the process has been reaped
 	waitMu  sync.Mutex
 	waitErr error
@@ -150,16 +150,23 @@ func (s *server) start(ctx context.Context) (*proc, error) {
 	// It fires when the thread that started the child exits, hence the
 	// locked thread below that lives as long as the child.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stdin, err := cmd.StdinPipe()
+	// Our own pipe for stdin, not StdinPipe: its *os.File takes a write
+	// deadline, so a server that stops reading cannot block mm forever.
+	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stdin = stdinR
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		stdinR.Close()
+		stdin.Close()
 		return nil, err
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
+		stdinR.Close()
+		stdin.Close()
 		return nil, err
 	}
 	p := &proc{s: s, cmd: cmd, stdin: stdin, exited: make(chan struct{}), stderr: &tailBuffer{max: stderrKeep},
@@ -179,7 +186,10 @@ func (s *server) start(ctx context.Context) (*proc, error) {
 		p.waitMu.Unlock()
 		close(p.exited)
 	}()
-	if err := <-started; err != nil {
+	err = <-started
+	stdinR.Close() // the child has its copy
+	if err != nil {
+		stdin.Close()
 		return nil, err
 	}
 	p.pgid = cmd.Process.Pid
@@ -187,7 +197,7 @@ func (s *server) start(ctx context.Context) (*proc, error) {
 	// Drained always: a server blocked on a full stderr pipe stops
 	// answering.
 	go io.Copy(p.stderr, stderr)
-	p.conn = newConn(stdout, stdin, p.onRequest, p.onNotify)
+	p.conn = newConn(stdout, deadlineWriter{stdin}, p.onRequest, p.onNotify)
 
 	if err := p.initialize(ctx); err != nil {
 		p.kill()
@@ -391,6 +401,9 @@ func (p *proc) explain(err error) error {
 		p.waitMu.Unlock()
 	default:
 		msg = "the server closed its output"
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			msg = fmt.Sprintf("the server read nothing for %s", writeTimeout)
+		}
 	}
 	if last := p.stderr.lastLine(); last != "" {
 		msg += ": " + last
@@ -535,6 +548,18 @@ func (p *proc) kill() {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):
 	}
+}
+
+// writeTimeout bounds one write to a server's stdin: a server that reads
+// nothing for that long is taken for dead. A variable for the tests.
+var writeTimeout = 10 * time.Second
+
+// deadlineWriter writes with writeTimeout.
+type deadlineWriter struct{ f *os.File }
+
+func (w deadlineWriter) Write(b []byte) (int, error) {
+	w.f.SetWriteDeadline(time.Now().Add(writeTimeout))
+	return w.f.Write(b)
 }
 
 // tailBuffer keeps the last max bytes written to it.
