@@ -485,7 +485,9 @@ func (c *call) formatLocations(locs []location) []string {
 	for _, l := range locs {
 		abs, ok := uriToPath(l.URI)
 		if !ok {
-			continue
+			// A virtual document (a decompiled class, a generated
+			// file): its URI, without a source line.
+			abs = l.URI
 		}
 		text := files[abs]
 		if text == nil {
@@ -493,7 +495,15 @@ func (c *call) formatLocations(locs []location) []string {
 			files[abs] = text
 		}
 		src := text.line(l.Range.Start.Line)
-		pl := place{path: c.m.display(abs), line: l.Range.Start.Line + 1, col: utf16ToRunes(src, l.Range.Start.Character) + 1, src: strings.TrimSpace(src)}
+		shown := l.URI
+		if ok {
+			shown = c.m.display(abs)
+		}
+		col := utf16ToRunes(src, l.Range.Start.Character) + 1
+		if src == "" {
+			col = l.Range.Start.Character + 1 // no text to count on
+		}
+		pl := place{path: shown, line: l.Range.Start.Line + 1, col: col, src: strings.TrimSpace(src)}
 		key := fmt.Sprintf("%s:%d:%d", pl.path, pl.line, pl.col)
 		if seen[key] {
 			continue
@@ -513,7 +523,7 @@ func (c *call) formatLocations(locs []location) []string {
 	})
 	out := make([]string, len(places))
 	for i, pl := range places {
-		out[i] = fmt.Sprintf("%s:%d:%d %s", pl.path, pl.line, pl.col, pl.src)
+		out[i] = strings.TrimSuffix(fmt.Sprintf("%s:%d:%d %s", pl.path, pl.line, pl.col, pl.src), " ")
 	}
 	return out
 }

@@ -231,3 +231,21 @@ func TestConn(t *testing.T) {
 		t.Errorf("cancelled call: %v", err)
 	}
 }
+
+// Places are sorted by path then position, each once; paths inside the
+// project are relative, others absolute, and a virtual document keeps its
+// URI.
+func TestFormatLocations(t *testing.T) {
+	m := &Manager{root: "/proj", realRoot: "/proj"}
+	p := &proc{docs: map[string]*document{"/proj/b.go": {text: "x\n\tvar é, greet int\n"}}}
+	c := &call{m: m, p: p}
+	at := func(uri string, line, char int) location {
+		return location{URI: uri, Range: lspRange{Start: position{line, char}}}
+	}
+	got := c.formatLocations([]location{
+		at("file:///proj/b.go", 1, 8), at("jdt://contents/X.class", 4, 2), at("file:///proj/b.go", 1, 8), at("file:///proj/b.go", 0, 0),
+	})
+	if strings.Join(got, "\n") != "b.go:1:1 x\nb.go:2:9 var é, greet int\njdt://contents/X.class:5:3" {
+		t.Errorf("got %q", got)
+	}
+}
