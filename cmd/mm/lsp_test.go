@@ -64,7 +64,7 @@ func needServers(t *testing.T, commands ...string) []string {
 			t.Skipf("%s is not on the PATH: run .ci/run once, or install it (docs/lsp.md), to run this test", c)
 		}
 	}
-	return []string{"PATH=" + path, "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod"}
+	return []string{"PATH=" + path, "GOTOOLCHAIN=local"}
 }
 
 func writeProject(t *testing.T, dir string, files map[string]string) {

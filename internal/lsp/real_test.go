@@ -193,7 +193,7 @@ func TestGopls(t *testing.T) {
 		"renamed to Salute: 4 edit(s) in 2 file(s)\ngreet/greet.go: 3 edit(s)\nmain.go: 1 edit(s)")
 	build := exec.Command("go", "build", "./...")
 	build.Dir = dir
-	build.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	build.Env = append(os.Environ(), "GOTOOLCHAIN=local")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("go build after the rename: %v\n%s", err, out)
 	}
