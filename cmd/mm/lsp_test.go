@@ -476,3 +476,35 @@ func TestLSPInREPL(t *testing.T) {
 		t.Errorf("processes of the server's group left after mm exited: %v", left)
 	}
 }
+
+// With yolo: false, navigation runs and a rename is refused in -p with the
+// reference's text; nothing on disk changes.
+func TestLSPRenameRefusedWithoutYolo(t *testing.T) {
+	env := needServers(t, "gopls", "go")
+	dir := t.TempDir()
+	writeProject(t, dir, goProject)
+	cfg := writeConfig(t, dir, "lsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [\".go\"]\n")
+	srv := llmtest.New(t,
+		lspCall(`{"action":"definition","path":"main.go","symbol":"g.Greet"}`),
+		lspCall(`{"action":"rename","path":"main.go","symbol":"g.Greet","new_name":"Salute"}`),
+		llmtest.Turn{Text: "I could not rename it."},
+	)
+	r := mm(t, dir, srv, append(env, "AGENT_YOLO=false"), "", "-c", cfg, "-p", "rename Greet")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	reqs := srv.ChatRequests()
+	lastOf := func(i int) string {
+		msgs := reqs[i].JSON["messages"].([]any)
+		return msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	}
+	if got := lastOf(1); !strings.HasPrefix(got, "greet/greet.go:9:") {
+		t.Errorf("definition was refused or failed: %q", got)
+	}
+	if got := lastOf(2); got != "[rename rejected by the user]" {
+		t.Errorf("the model read %q", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "greet", "greet.go")); string(b) != goProject["greet/greet.go"] {
+		t.Error("the refused rename changed greet.go")
+	}
+}

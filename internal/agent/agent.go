@@ -360,7 +360,7 @@ func (a *Agent) prepare(recovered []toolcall.Call) []*Call {
 		seen[id] = true
 		c := &Call{ID: id, Name: rc.Name, Args: rc.Arguments, Repairs: rc.Repairs}
 		if t := a.opts.Tools.Lookup(rc.Name); t != nil {
-			c.Kind = t.Kind
+			c.Kind = t.KindFor(rc.Arguments)
 			c.Summary = t.SummaryOf(rc.Arguments)
 		}
 		calls = append(calls, c)
@@ -398,7 +398,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 				c.Output = "[not run: the turn was cancelled]"
 			} else {
 				c.Refused = true
-				c.Output = tools.RejectedText(c.Name)
+				c.Output = t.RefusalFor(c.Args)
 			}
 		} else {
 			c.Output = tools.Truncate(t.Run(ctx, c.Args), a.opts.MaxOutput)

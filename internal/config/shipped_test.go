@@ -99,6 +99,26 @@ func TestShippedLlamaCppYAML(t *testing.T) {
 	}
 }
 
+// agent.lsp.yaml is agent.yaml with the lsp block active (gopls) and a
+// prompt that says when to use the tool.
+func TestShippedLSPYAML(t *testing.T) {
+	cfg := loadShipped(t, "agent.lsp.yaml")
+	dmr := loadShipped(t, "agent.yaml")
+	if cfg.Provider != dmr.Provider || cfg.Model != dmr.Model || cfg.MaxTurns != dmr.MaxTurns || cfg.Context.Enabled != dmr.Context.Enabled {
+		t.Errorf("not agent.yaml's settings: %+v", cfg)
+	}
+	if len(cfg.LSP.Servers) != 1 || cfg.LSP.Servers[0].Name != "gopls" || cfg.LSP.Servers[0].Command != "gopls" ||
+		len(cfg.LSP.Servers[0].Extensions) != 1 || cfg.LSP.Servers[0].Extensions[0] != ".go" {
+		t.Errorf("lsp.servers = %+v, want gopls alone active", cfg.LSP.Servers)
+	}
+	if !regexp.MustCompile(`\blsp\b`).MatchString(cfg.System) {
+		t.Error("the prompt does not say when to use the lsp tool")
+	}
+	if len(cfg.System) > 1500 {
+		t.Errorf("prompt of %d bytes", len(cfg.System))
+	}
+}
+
 func FuzzLoad(f *testing.F) {
 	for _, name := range []string{"agent.yaml", "agent.llamacpp.yaml"} {
 		if data, err := os.ReadFile(filepath.Join("..", "..", name)); err == nil {

@@ -41,7 +41,7 @@ func fixedPrompt(t testing.TB, cfg *config.Config) (system, tools int) {
 // and the shipped configurations.
 func TestFixedPromptBudget(t *testing.T) {
 	const budget = 6 << 10
-	for _, path := range []string{"", "../../agent.yaml", "../../agent.llamacpp.yaml"} {
+	for _, path := range []string{"", "../../agent.yaml", "../../agent.llamacpp.yaml", "../../agent.lsp.yaml"} {
 		cfg := config.Default()
 		if path != "" {
 			var err error

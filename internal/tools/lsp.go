@@ -40,6 +40,18 @@ func NewLSP(m *lsp.Manager) *Tool {
 			r, err := decodeLSPArgs(args)
 			return err == nil && r.Mutates()
 		},
+		KindOf: func(args json.RawMessage) Kind {
+			if r, err := decodeLSPArgs(args); err == nil && r.Mutates() {
+				return KindEdit
+			}
+			return KindRead
+		},
+		Refusal: func(args json.RawMessage) string {
+			if r, err := decodeLSPArgs(args); err == nil && r.Mutates() {
+				return "[rename rejected by the user]"
+			}
+			return RejectedText("lsp")
+		},
 		Summary: func(args json.RawMessage) string {
 			r, err := decodeLSPArgs(args)
 			if err != nil || r.Action == "" {

@@ -46,6 +46,13 @@ type Tool struct {
 	// Mutates reports whether this call changes something, and so waits for
 	// the user's permission when yolo is false. nil means never.
 	Mutates func(args json.RawMessage) bool
+	// KindOf, when set, gives the kind of one call (lsp: rename edits,
+	// the other actions read). nil means Kind.
+	KindOf func(args json.RawMessage) Kind
+	// Refusal, when set, is what the model reads when this call is
+	// refused (lsp rename: `[rename rejected by the user]`). nil means
+	// RejectedText(Name).
+	Refusal func(args json.RawMessage) string
 	// Summary is the one-line description of a call for the terminal
 	// (`🛠️ bash: <summary>`). nil means the raw arguments.
 	Summary func(args json.RawMessage) string
@@ -70,6 +77,22 @@ func (t *Tool) SummaryOf(args json.RawMessage) string {
 		return t.Summary(args)
 	}
 	return string(args)
+}
+
+// KindFor is the kind of one call.
+func (t *Tool) KindFor(args json.RawMessage) Kind {
+	if t.KindOf != nil {
+		return t.KindOf(args)
+	}
+	return t.Kind
+}
+
+// RefusalFor is what the model reads when the user refuses this call.
+func (t *Tool) RefusalFor(args json.RawMessage) string {
+	if t.Refusal != nil {
+		return t.Refusal(args)
+	}
+	return RejectedText(t.Name)
 }
 
 // NeedsPermission reports whether this call must be confirmed when yolo is
