@@ -8,9 +8,10 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/firebase/genkit/go/ai"
+
+	"mm/internal/textcut"
 )
 
 // Progress is llama.cpp's prompt_progress: how far the server has read the
@@ -376,13 +377,10 @@ func errorMessage(raw json.RawMessage) string {
 	return clip(string(raw), 300)
 }
 
-// clip shortens s to n bytes on a rune boundary.
+// clip shortens s to n bytes on a character boundary, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return textcut.Prefix(s, n) + "…"
 }

@@ -26,6 +26,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"mm/internal/textcut"
 )
 
 // Skill is one skill found in the skills directory.
@@ -260,7 +262,7 @@ func describeHead(head []byte, cut bool) (string, error) {
 		return "", errors.New("binary file (it contains NUL bytes)")
 	}
 	if cut {
-		head = trimPartialRune(head)
+		head = textcut.TrimPartialEnd(head)
 	}
 	text := strings.ToValidUTF8(string(head), "\uFFFD")
 	text = strings.TrimPrefix(text, "\uFEFF")
@@ -413,19 +415,6 @@ func lastSpace(r []rune) int {
 		}
 	}
 	return -1
-}
-
-// trimPartialRune drops a UTF-8 sequence cut at the end of b.
-func trimPartialRune(b []byte) []byte {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return b[:i]
-			}
-			return b
-		}
-	}
-	return b
 }
 
 // unwrapPath drops the operation and path of an *fs.PathError: the

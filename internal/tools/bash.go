@@ -12,9 +12,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"mm/internal/config"
+	"mm/internal/textcut"
 )
 
 // DefaultBashTimeout is bashTimeout's default, used when BashOptions.Timeout
@@ -249,12 +249,12 @@ func readBack(f *os.File, maxOutput int) (string, error) {
 	}
 	// Cut on rune boundaries, so a character split by the cut is dropped
 	// rather than shown as replacement characters.
-	head = trimPartialRuneEnd(head)
-	tail = trimPartialRuneStart(tail)
+	head = textcut.TrimPartialEnd(head)
+	tail = textcut.TrimPartialStart(tail)
 	h, t := strings.ToValidUTF8(string(head), "\uFFFD"), strings.ToValidUTF8(string(tail), "\uFFFD")
 	if budget := maxOutput - bashMarkerRoom; budget > 0 {
 		keepTail := min(TailKeep, budget/2)
-		h, t = firstRunes(h, budget-keepTail), lastRunes(t, keepTail)
+		h, t = textcut.FirstRunes(h, budget-keepTail), textcut.LastRunes(t, keepTail)
 	}
 	return h + "\n" + bashTooLarge + "\n" + t, nil
 }
@@ -262,49 +262,3 @@ func readBack(f *os.File, maxOutput int) (string, error) {
 // bashMarkerRoom is what the marker and a closing exit or timeout line take
 // at most, kept out of maxOutput's budget for the two ends.
 const bashMarkerRoom = 200
-
-func firstRunes(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
-}
-
-func lastRunes(s string, n int) string {
-	for i := len(s); i > 0; {
-		_, size := utf8.DecodeLastRuneInString(s[:i])
-		i -= size
-		n--
-		if n == 0 {
-			return s[i:]
-		}
-	}
-	return s
-}
-
-// trimPartialRuneEnd drops an incomplete UTF-8 sequence at the end of b.
-func trimPartialRuneEnd(b []byte) []byte {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return b[:i]
-			}
-			return b
-		}
-	}
-	return b
-}
-
-// trimPartialRuneStart drops the continuation bytes of a character cut at
-// the start of b.
-func trimPartialRuneStart(b []byte) []byte {
-	for i := 0; i < len(b) && i < utf8.UTFMax; i++ {
-		if utf8.RuneStart(b[i]) {
-			return b[i:]
-		}
-	}
-	return b
-}
