@@ -31,7 +31,12 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	mmBin = filepath.Join(dir, "mm")
-	build := exec.Command("go", "build", "-o", mmBin, ".")
+	args := []string{"build", "-o", mmBin}
+	if os.Getenv("MM_TEST_RACE") != "" {
+		// MM_TEST_RACE=1 go test ./cmd/mm: the binary under the race detector.
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, ".")...)
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building mm:", err)
