@@ -178,7 +178,9 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	cutCalls := 0
 	for {
 		if res.ModelCalls >= a.opts.MaxTurns {
-			return res, &StopError{Msg: fmt.Sprintf("the model used all %d turns (maxTurns) without finishing — ask again to let it go on, or raise maxTurns", a.opts.MaxTurns)}
+			err := &StopError{Msg: fmt.Sprintf("the model used all %d turns (maxTurns) without finishing — ask again to let it go on, or raise maxTurns", a.opts.MaxTurns)}
+			a.interrupted("", err)
+			return res, err
 		}
 		res.ModelCalls++
 		resp, guard, partial, err := a.generate(ctx, ui)
