@@ -14,10 +14,11 @@ type Memory struct {
 }
 
 // MeasureMemory runs fn with the collector set to run whenever the heap
-// grows by 5%, while another goroutine keeps reading the bytes of heap
+// grows by 1%, while another goroutine keeps reading the bytes of heap
 // objects (live ones, and dead ones not swept yet). The highest value,
-// less what was there before, is the peak: an upper bound, within about
-// 5% of the live peak as the collector runs that often. (The live heap
+// less what was there before, is the peak: an upper bound of the live
+// peak. On a small page it is close to all fn allocated: the collector
+// does not start for less than a few tens of kilobytes. (The live heap
 // the last collection marked is a lower bound that misses a structure
 // built and dropped between two collections: a parse tree.) Run it with
 // little else on the heap: the collector paces itself on the whole heap,
@@ -46,7 +47,7 @@ func MeasureMemory(fn func()) Memory {
 		}
 		close(done)
 	}()
-	old := debug.SetGCPercent(5)
+	old := debug.SetGCPercent(1)
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	fn()

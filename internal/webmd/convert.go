@@ -55,13 +55,24 @@ type Options struct {
 // Convert returns the Markdown of an HTML document given in UTF-8: the
 // page's content without its chrome, ending with a single newline, or ""
 // when nothing is left. The output is always valid UTF-8.
+//
+// The page is converted while it is parsed: each block is written as soon
+// as it is complete and then freed, so the tree never holds the whole
+// page (see tree.go).
 func Convert(page []byte, o Options) string {
-	doc, err := html.Parse(bytes.NewReader(page))
-	if err != nil {
-		// A bytes.Reader never fails; the parser has no other error.
+	c := newConv(o, 0, true)
+	// A quarter of the page: the Markdown of half the pages fits, and
+	// the rest grows once or twice by what the page's progress predicts.
+	c.w.buf = make([]byte, 0, len(page)/4+64)
+	c.recycle = true
+	b := newBuilder(page)
+	b.stream(c)
+	b.run()
+	b.finish()
+	if b.discard {
 		return ""
 	}
-	return convert(doc, o, len(page), true)
+	return c.result()
 }
 
 // ConvertNode converts a parsed document, which it leaves as it is;
@@ -71,16 +82,25 @@ func ConvertNode(doc *html.Node, o Options, sizeHint int) string {
 }
 
 // convert walks doc. With consume, each subtree is unlinked once written,
-// so the collector can free the tree while the Markdown grows: the peak is
-// then the tree or the output, not both.
+// so the collector can free the tree while the Markdown grows.
 func convert(doc *html.Node, o Options, sizeHint int, consume bool) string {
+	c := newConv(o, sizeHint, consume)
+	c.node(doc)
+	return c.result()
+}
+
+func newConv(o Options, sizeHint int, consume bool) *conv {
 	c := &conv{opt: o, consume: consume}
 	c.setBase(o.BaseURL)
 	// Markdown is about 45% of a page's HTML; a third, grown once if
 	// need be, wastes little on script-heavy pages.
 	c.w.buf = make([]byte, 0, sizeHint/3+64)
 	c.w.needPrefix = true
-	c.node(doc)
+	return c
+}
+
+// result is the Markdown written.
+func (c *conv) result() string {
 	out := finish(c.w.buf)
 	if len(out) == 0 {
 		return ""
@@ -88,6 +108,56 @@ func convert(doc *html.Node, o Options, sizeHint int, consume bool) string {
 	// The buffer is never written again: share it rather than copy it,
 	// as strings.Builder does.
 	return unsafe.String(&out[0], len(out))
+}
+
+// maxFree bounds the written nodes kept for reuse: a large subtree
+// written at once (a layout table around the page) would otherwise stay
+// in memory as spare nodes.
+const maxFree = 1024
+
+func (c *conv) recycleNode(n *html.Node) {
+	if c.recycle && len(c.free) < maxFree {
+		c.free = append(c.free, n)
+	}
+}
+
+// streamable reports the containers the builder may convert while they
+// are still open: those element writes the same way whatever they hold
+// (a block boundary around the content, or nothing), so each child can be
+// written once complete. Custom elements (unknown names) are transparent.
+func streamable(n *html.Node) bool {
+	switch n.DataAtom {
+	case 0:
+		return n.Namespace == ""
+	case atom.Html, atom.Body, atom.Main, atom.Article, atom.Div, atom.Section,
+		atom.Header, atom.Footer, atom.Address, atom.Center, atom.Figure,
+		atom.Figcaption, atom.Details, atom.Summary, atom.Fieldset, atom.Legend,
+		atom.Hgroup, atom.Search, atom.Dl, atom.Dt, atom.Dd:
+		return true
+	}
+	return false
+}
+
+// openContainer writes what element writes before the children of a
+// streamable container; closeContainer what it writes after them.
+func (c *conv) openContainer(n *html.Node) {
+	switch n.DataAtom {
+	case 0, atom.Html, atom.Body:
+		return
+	case atom.Main, atom.Article:
+		c.inMain++
+	}
+	c.w.block(2)
+}
+
+func (c *conv) closeContainer(n *html.Node) {
+	switch n.DataAtom {
+	case 0, atom.Html, atom.Body:
+		return
+	case atom.Main, atom.Article:
+		c.inMain--
+	}
+	c.w.block(2)
 }
 
 // finish trims the trailing blank lines and spaces, ends the text with
@@ -128,6 +198,10 @@ type conv struct {
 	consume bool   // unlink what is written (Convert owns the tree)
 	scratch []byte // code block text
 	cellW   writer // reused for table cells
+
+	// When converting while parsing: written nodes the builder may reuse.
+	recycle bool
+	free    []*html.Node
 }
 
 func (c *conv) children(n *html.Node) {
@@ -144,6 +218,7 @@ func (c *conv) children(n *html.Node) {
 				n.LastChild = nil
 			}
 			ch.NextSibling = nil
+			c.recycleNode(ch)
 		}
 		ch = next
 	}

@@ -11,8 +11,15 @@ import (
 // in the code, the language taken from the classes of the block, its
 // <code> or the wrappers documentation generators put around it.
 func (c *conv) pre(n *html.Node) {
-	c.scratch = appendPreText(c.scratch[:0], n)
-	code := trimBlankLines(string(c.scratch))
+	var code string
+	if ch := n.FirstChild; ch != nil && ch.NextSibling == nil && ch.Type == html.TextNode {
+		// One text node (a code block the builder gathered as text): no
+		// copy needed.
+		code = trimBlankLines(ch.Data)
+	} else {
+		c.scratch = appendPreText(c.scratch[:0], n)
+		code = trimBlankLines(string(c.scratch))
+	}
 	if code == "" {
 		return
 	}
@@ -36,6 +43,7 @@ func (c *conv) pre(n *html.Node) {
 	}
 	w.block(2)
 	w.begin()
+	w.reserve(len(code) + (strings.Count(code, "\n")+1)*w.prefixWidth() + 2*fence + len(lang) + 8)
 	for i := 0; i < fence; i++ {
 		w.buf = append(w.buf, '`')
 	}
@@ -108,10 +116,17 @@ func isGutter(n *html.Node) bool {
 		return false
 	}
 	for tok := range fields(cl) {
-		switch tok {
-		case "linenos", "lineno", "linenodiv", "gutter", "rouge-gutter", "line-numbers-rows", "hljs-ln-numbers", "line-number", "line-numbers":
+		if isGutterWord(tok) {
 			return true
 		}
+	}
+	return false
+}
+
+func isGutterWord(tok string) bool {
+	switch tok {
+	case "linenos", "lineno", "linenodiv", "gutter", "rouge-gutter", "line-numbers-rows", "hljs-ln-numbers", "line-number", "line-numbers":
+		return true
 	}
 	return false
 }

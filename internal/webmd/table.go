@@ -1,6 +1,7 @@
 package webmd
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -337,15 +338,18 @@ func (c *conv) writeGrid(grid [][]string) {
 func (c *conv) htmlTable(t *html.Node) {
 	h := htmlWriter{c: c}
 	h.node(t)
-	out := strings.TrimSpace(string(h.buf))
-	if out == "" {
+	out := bytes.TrimSpace(h.buf)
+	if len(out) == 0 {
 		return
 	}
 	w := &c.w
 	w.block(2)
-	for i, line := range strings.Split(out, "\n") {
-		if i == 0 {
+	w.reserve(len(out) + len(out)/8)
+	first := true
+	for line := range bytes.SplitSeq(out, []byte("\n")) {
+		if first {
 			w.begin()
+			first = false
 		} else {
 			w.newline()
 			w.writePrefix()
@@ -451,7 +455,7 @@ func (h *htmlWriter) attrs(n *html.Node) {
 		h.buf = append(h.buf, ' ')
 		h.buf = append(h.buf, key...)
 		h.buf = append(h.buf, '=', '"')
-		h.buf = append(h.buf, html.EscapeString(val)...)
+		h.buf = appendEscapedHTML(h.buf, val)
 		h.buf = append(h.buf, '"')
 	}
 	switch n.DataAtom {
@@ -498,16 +502,21 @@ func (h *htmlWriter) attrs(n *html.Node) {
 }
 
 func (h *htmlWriter) text(s string) {
+	if cap(h.buf)-len(h.buf) < len(s)+16 {
+		b := make([]byte, len(h.buf), max(2*cap(h.buf), len(h.buf)+len(s)+16, 1024))
+		copy(b, h.buf)
+		h.buf = b
+	}
 	if h.pre > 0 {
 		// A blank line would end the HTML block: line breaks in code
 		// become <br>.
 		for len(s) > 0 {
 			i := strings.IndexByte(s, '\n')
 			if i < 0 {
-				h.buf = append(h.buf, html.EscapeString(s)...)
+				h.buf = appendEscapedHTML(h.buf, s)
 				break
 			}
-			h.buf = append(h.buf, html.EscapeString(s[:i])...)
+			h.buf = appendEscapedHTML(h.buf, s[:i])
 			h.buf = append(h.buf, "<br>"...)
 			s = s[i+1:]
 		}
@@ -532,7 +541,36 @@ func (h *htmlWriter) text(s string) {
 			h.buf = append(h.buf, ' ')
 		}
 		h.space, h.lineOpen = false, false
-		h.buf = append(h.buf, html.EscapeString(s[:j])...)
+		h.buf = appendEscapedHTML(h.buf, s[:j])
 		s = s[j:]
 	}
+}
+
+// appendEscapedHTML appends s escaped as html.EscapeString does, without
+// a string per word.
+func appendEscapedHTML(b []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '\'':
+			esc = "&#39;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		case '\r':
+			esc = "&#13;"
+		default:
+			continue
+		}
+		b = append(b, s[last:i]...)
+		b = append(b, esc...)
+		last = i + 1
+	}
+	return append(b, s[last:]...)
 }

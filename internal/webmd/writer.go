@@ -48,6 +48,28 @@ type writer struct {
 	// whose content has blocks (" "): block boundaries become this text.
 	inline string
 	cell   bool // escape `|` too
+
+	// expect, when set, estimates the final size of the output from the
+	// size written so far.
+	expect func(written int) int
+}
+
+// reserve makes room for n more bytes, doubling the buffer (or to the
+// size expected): append alone grows a large buffer by a quarter at a
+// time, and every step leaves a copy behind.
+func (w *writer) reserve(n int) {
+	if cap(w.buf)-len(w.buf) >= n {
+		return
+	}
+	size := max(2*cap(w.buf), len(w.buf)+n, 256)
+	if w.expect != nil {
+		// Converting while parsing: the output so far, scaled to the
+		// whole page, says how much more is coming.
+		size = max(w.expect(len(w.buf))+n, len(w.buf)+len(w.buf)/4+n)
+	}
+	b := make([]byte, len(w.buf), size)
+	copy(b, w.buf)
+	w.buf = b
 }
 
 // reset empties the writer for a new region (a table cell), keeping the
@@ -123,6 +145,15 @@ func (w *writer) pop() {
 
 // writePrefix writes the line prefix: each frame's pending marker, or its
 // continuation indent.
+// prefixWidth is the width of a continuation line's prefix.
+func (w *writer) prefixWidth() int {
+	n := 0
+	for i := range w.frames {
+		n += len(w.frames[i].cont)
+	}
+	return n
+}
+
 func (w *writer) writePrefix() {
 	for i := range w.frames {
 		f := &w.frames[i]
@@ -367,6 +398,7 @@ func (w *writer) escapeText(s string, spaceAfter bool) {
 		s = w.escapeLineStart(s)
 	}
 	w.lineStart = false
+	w.reserve(len(s) + 8)
 	b := w.buf
 	last := 0
 	for i := 0; i < len(s); {
