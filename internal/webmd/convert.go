@@ -132,15 +132,52 @@ func streamable(n *html.Node) bool {
 	case atom.Html, atom.Body, atom.Main, atom.Article, atom.Div, atom.Section,
 		atom.Header, atom.Footer, atom.Address, atom.Center, atom.Figure,
 		atom.Figcaption, atom.Details, atom.Summary, atom.Fieldset, atom.Legend,
-		atom.Hgroup, atom.Search, atom.Dl, atom.Dt, atom.Dd:
+		atom.Hgroup, atom.Search, atom.Dl, atom.Dt, atom.Dd,
+		atom.Ul, atom.Ol, atom.Menu, atom.Dir:
 		return true
 	}
 	return false
 }
 
+func isList(a atom.Atom) bool {
+	return a == atom.Ul || a == atom.Ol || a == atom.Menu || a == atom.Dir
+}
+
+// streamsItem reports whether an item of a streamed list can be written
+// while open: its marker is known at once unless task lists are on (a
+// checkbox at its start changes it).
+func (c *conv) streamsItem() bool { return !c.opt.TaskList }
+
+// streamChild writes a complete child of a streamed container.
+func (c *conv) streamChild(container, ch *html.Node) {
+	if isList(container.DataAtom) {
+		c.listChild(&c.lists[len(c.lists)-1], ch)
+		return
+	}
+	c.node(ch)
+}
+
 // openContainer writes what element writes before the children of a
 // streamable container; closeContainer what it writes after them.
 func (c *conv) openContainer(n *html.Node) {
+	if isList(n.DataAtom) {
+		c.lists = append(c.lists, c.listStart(n))
+		return
+	}
+	if n.DataAtom == atom.Li {
+		// An item of a streamed list (see streamsItem): what item
+		// writes before the content.
+		st := &c.lists[len(c.lists)-1]
+		marker := "- "
+		if st.ordered {
+			marker = strconv.Itoa(st.num) + ". "
+		}
+		st.num++
+		c.w.block(1)
+		c.w.push(frame{cont: spaces(len(marker)), marker: marker})
+		c.inItem++
+		return
+	}
 	switch n.DataAtom {
 	case 0, atom.Html, atom.Body:
 		return
@@ -151,6 +188,18 @@ func (c *conv) openContainer(n *html.Node) {
 }
 
 func (c *conv) closeContainer(n *html.Node) {
+	if n.DataAtom == atom.Li {
+		c.inItem--
+		c.w.pop()
+		c.w.block(1)
+		return
+	}
+	if isList(n.DataAtom) {
+		st := c.lists[len(c.lists)-1]
+		c.lists = c.lists[:len(c.lists)-1]
+		c.w.block(st.sep)
+		return
+	}
 	switch n.DataAtom {
 	case 0, atom.Html, atom.Body:
 		return
@@ -202,6 +251,7 @@ type conv struct {
 	// When converting while parsing: written nodes the builder may reuse.
 	recycle bool
 	free    []*html.Node
+	lists   []listState // streamed lists, innermost last
 }
 
 func (c *conv) children(n *html.Node) {
@@ -382,37 +432,53 @@ func (c *conv) list(n *html.Node) {
 		c.w.block(1)
 		return
 	}
-	sep := 2
-	if c.inItem > 0 {
-		sep = 1
+	st := c.listStart(n)
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.listChild(&st, ch)
 	}
-	c.w.block(sep)
-	ordered := n.DataAtom == atom.Ol
-	num := 1
-	if ordered {
+	c.w.block(st.sep)
+}
+
+// listState is a list being written: its separation and the next number.
+type listState struct {
+	ordered  bool
+	num, sep int
+}
+
+// listStart writes what comes before a list's items.
+func (c *conv) listStart(n *html.Node) listState {
+	st := listState{ordered: n.DataAtom == atom.Ol, num: 1, sep: 2}
+	if c.inItem > 0 {
+		st.sep = 1
+	}
+	c.w.block(st.sep)
+	if st.ordered {
 		if s, ok := attr(n, "start"); ok {
 			if v, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && v >= 0 && v <= 999999999 {
-				num = v
+				st.num = v
 			}
 		}
 	}
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		if ch.Type != html.ElementNode || ch.DataAtom != atom.Li {
-			c.node(ch)
-			continue
-		}
-		if c.dropped(ch) {
-			num++
-			continue
-		}
-		marker := "- "
-		if ordered {
-			marker = strconv.Itoa(num) + ". "
-		}
-		c.item(ch, marker)
-		num++
+	return st
+}
+
+// listChild writes one child of a list: an item with its marker, or
+// anything else as it is. A removed item still takes its number.
+func (c *conv) listChild(st *listState, ch *html.Node) {
+	if ch.Type != html.ElementNode || ch.DataAtom != atom.Li {
+		c.node(ch)
+		return
 	}
-	c.w.block(sep)
+	if c.dropped(ch) {
+		st.num++
+		return
+	}
+	marker := "- "
+	if st.ordered {
+		marker = strconv.Itoa(st.num) + ". "
+	}
+	c.item(ch, marker)
+	st.num++
 }
 
 // item writes one list item: its marker on the first line, its other lines

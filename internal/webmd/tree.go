@@ -731,7 +731,14 @@ func (b *builder) promote() {
 	for i++; i < len(b.stack); i++ {
 		e := b.stack[i]
 		if e.node == nil || e.ns != "" || e.pre != nil || e.node.Parent != top.node ||
-			e.flagged && !e.landmark || !streamable(e.node) || b.out.dropped(e.node) {
+			e.flagged && !e.landmark || b.out.dropped(e.node) {
+			return
+		}
+		if e.atom == atom.Li {
+			if !isList(top.atom) || top.ns != "" || !b.out.streamsItem() {
+				return
+			}
+		} else if !streamable(e.node) {
 			return
 		}
 		b.drain(top, false)
@@ -761,7 +768,7 @@ func (b *builder) drain(top *elem, closing bool) {
 				return
 			}
 		}
-		b.out.node(ch)
+		b.out.streamChild(p, ch)
 		p.RemoveChild(ch)
 		b.out.recycleNode(ch)
 	}
@@ -1038,7 +1045,7 @@ func classIsGutter(attrs []html.Attribute) bool {
 func (p *preText) appendText(s []byte) {
 	if cap(p.buf)-len(p.buf) < len(s) {
 		// Doubling: append grows a large buffer a quarter at a time.
-		b := make([]byte, len(p.buf), max(2*cap(p.buf), len(p.buf)+len(s), 512))
+		b := make([]byte, len(p.buf), max(2*cap(p.buf), len(p.buf)+len(s), 64))
 		copy(b, p.buf)
 		p.buf = b
 	}

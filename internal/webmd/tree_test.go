@@ -159,10 +159,13 @@ func TestRealPagesMatchHTMLParse(t *testing.T) {
 // the builder's whole tree gives, whatever the bytes.
 func FuzzStreamMatchesTree(f *testing.F) {
 	for _, c := range treeCases {
-		f.Add([]byte(c))
+		f.Add([]byte(c), false, false)
 	}
-	f.Fuzz(func(t *testing.T, page []byte) {
-		o := Options{BaseURL: mustURL("https://example.com/")}
+	f.Fuzz(func(t *testing.T, page []byte, tasks, flatten bool) {
+		o := Options{BaseURL: mustURL("https://example.com/"), TaskList: tasks, Strikethrough: tasks}
+		if flatten {
+			o.Tables = TablesFlatten
+		}
 		whole := convert(parse(page), o, 0, true)
 		if got := Convert(page, o); got != whole {
 			t.Fatalf("%q:\nstream %q\n whole %q", page, got, whole)
