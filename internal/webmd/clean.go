@@ -15,16 +15,27 @@ func (c *conv) dropped(n *html.Node) bool {
 	return droppedNode(n, c.inMain > 0)
 }
 
-// droppedNode is dropped for a given context: inMain says whether n is
-// inside a <main> or an <article>.
-func droppedNode(n *html.Node, inMain bool) bool {
-	switch n.DataAtom {
+// removedElement: the elements removed with their content whatever their
+// attributes and place.
+func removedElement(a atom.Atom) bool {
+	switch a {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Meta,
 		atom.Link, atom.Base, atom.Title, atom.Svg, atom.Canvas, atom.Iframe,
 		atom.Object, atom.Embed, atom.Nav, atom.Aside, atom.Dialog,
 		atom.Button, atom.Select, atom.Textarea, atom.Head, atom.Video,
 		atom.Audio, atom.Noembed, atom.Noframes, atom.Frameset, atom.Datalist:
 		return true
+	}
+	return false
+}
+
+// droppedNode is dropped for a given context: inMain says whether n is
+// inside a <main> or an <article>.
+func droppedNode(n *html.Node, inMain bool) bool {
+	if removedElement(n.DataAtom) {
+		return true
+	}
+	switch n.DataAtom {
 	case atom.Input:
 		return !isCheckbox(n)
 	case atom.Footer:

@@ -593,13 +593,10 @@ func (b *builder) pruned(t *tag, ns string) bool {
 // removedByName: the elements droppedNode removes whatever their
 // attributes.
 func removedByName(t *tag, inMain bool) bool {
-	switch t.atom {
-	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Meta,
-		atom.Link, atom.Base, atom.Title, atom.Svg, atom.Canvas, atom.Iframe,
-		atom.Object, atom.Embed, atom.Nav, atom.Aside, atom.Dialog,
-		atom.Button, atom.Select, atom.Textarea, atom.Head, atom.Video,
-		atom.Audio, atom.Noembed, atom.Noframes, atom.Frameset, atom.Datalist:
+	if removedElement(t.atom) {
 		return true
+	}
+	switch t.atom {
 	case atom.Input:
 		return !t.checkbox
 	case atom.Footer:
