@@ -371,7 +371,7 @@ func (b *builder) textToken(s, same []byte) {
 	}
 	switch b.mode() {
 	case modeTable, modeTableBody, modeRow:
-		if !isTableish(b.current().atom) {
+		if cur := b.current(); cur.ns != "" || !isTableish(cur.atom) {
 			break
 		}
 		if isAllSpace(s) {
@@ -694,8 +694,7 @@ func (b *builder) finish() {
 // a page is several times its size. Containers that write the same way
 // whatever they hold (streamable) are entered when they open, and each of
 // their children is written and unlinked as soon as it is complete. What
-// must be seen whole (a table, a list, a flagged <div>) is still built
-// first.
+// must be seen whole (a table, a flagged <div>) is still built first.
 func (b *builder) stream(c *conv) {
 	b.out = c
 	c.w.expect = func(written int) int {
