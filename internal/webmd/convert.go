@@ -121,6 +121,20 @@ func (c *conv) recycleNode(n *html.Node) {
 	}
 }
 
+// recycleTree offers n and what is left under it (what the writing did
+// not unlink: a table's rows and cells, a code block's text).
+func (c *conv) recycleTree(n *html.Node) {
+	if !c.recycle || len(c.free) >= maxFree {
+		return
+	}
+	for ch := n.FirstChild; ch != nil; {
+		next := ch.NextSibling
+		c.recycleTree(ch)
+		ch = next
+	}
+	c.recycleNode(n)
+}
+
 // streamable reports the containers the builder may convert while they
 // are still open: those element writes the same way whatever they hold
 // (a block boundary around the content, or nothing), so each child can be

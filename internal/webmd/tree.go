@@ -766,7 +766,7 @@ func (b *builder) drain(top *elem, closing bool) {
 		}
 		b.out.streamChild(p, ch)
 		p.RemoveChild(ch)
-		b.out.recycleNode(ch)
+		b.out.recycleTree(ch)
 	}
 }
 
