@@ -68,7 +68,6 @@ func Convert(page []byte, o Options) string {
 	b := newBuilder(page)
 	b.stream(c)
 	b.run()
-	b.finish()
 	if b.discard {
 		return ""
 	}
