@@ -17,8 +17,8 @@ type Memory struct {
 // grows by 1%, while another goroutine keeps reading the bytes of heap
 // objects (live ones, and dead ones not swept yet). The highest value,
 // less what was there before, is the peak: an upper bound of the live
-// peak. On a small page it is close to all fn allocated: the collector
-// does not start for less than a few tens of kilobytes. (The live heap
+// peak. Below about 1 MB allocated the collector does not run, so for a
+// small page it is all fn allocated. (The live heap
 // the last collection marked is a lower bound that misses a structure
 // built and dropped between two collections: a parse tree.) Run it with
 // little else on the heap: the collector paces itself on the whole heap,
