@@ -60,10 +60,9 @@ type Options struct {
 // as it is complete and then freed, so the tree never holds the whole
 // page (see tree.go).
 func Convert(page []byte, o Options) string {
-	c := newConv(o, 0, true)
 	// A quarter of the page: the Markdown of half the pages fits, and
 	// the rest grows once or twice by what the page's progress predicts.
-	c.w.buf = make([]byte, 0, len(page)/4+64)
+	c := newConv(o, len(page)/4+64, true)
 	c.recycle = true
 	b := newBuilder(page)
 	b.stream(c)
@@ -83,17 +82,19 @@ func ConvertNode(doc *html.Node, o Options, sizeHint int) string {
 // convert walks doc. With consume, each subtree is unlinked once written,
 // so the collector can free the tree while the Markdown grows.
 func convert(doc *html.Node, o Options, sizeHint int, consume bool) string {
-	c := newConv(o, sizeHint, consume)
+	// Markdown is about 45% of a page's HTML; a third, grown if need
+	// be, wastes little on script-heavy pages.
+	c := newConv(o, sizeHint/3+64, consume)
 	c.node(doc)
 	return c.result()
 }
 
-func newConv(o Options, sizeHint int, consume bool) *conv {
+// newConv makes a converter whose output starts with room for capacity
+// bytes.
+func newConv(o Options, capacity int, consume bool) *conv {
 	c := &conv{opt: o, consume: consume}
 	c.setBase(o.BaseURL)
-	// Markdown is about 45% of a page's HTML; a third, grown once if
-	// need be, wastes little on script-heavy pages.
-	c.w.buf = make([]byte, 0, sizeHint/3+64)
+	c.w.buf = make([]byte, 0, capacity)
 	c.w.needPrefix = true
 	return c
 }
