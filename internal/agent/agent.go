@@ -51,6 +51,9 @@ type Call struct {
 	Kind    tools.Kind
 	// Repairs says what mm fixed in a broken call before running it.
 	Repairs []string
+	// Preview is the planned change a permission prompt shows (the diff of
+	// a write), set before Permission is asked; "" when there is none.
+	Preview string
 
 	// Set when the call has run.
 	Output   string
@@ -393,17 +396,8 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 			// The recovery layer only passes declared tools; this guards
 			// against a registry changed under it.
 			c.Output = fmt.Sprintf("[error: there is no tool named %s]", c.Name)
-		} else if !a.permitted(ctx, t, c, ui) {
-			if ctx.Err() != nil {
-				// The turn was stopped while the user was asked: nobody
-				// refused anything.
-				c.Output = "[not run: the turn was cancelled]"
-			} else {
-				c.Refused = true
-				c.Output = t.RefusalFor(c.Args)
-			}
 		} else {
-			c.Output = tools.Truncate(t.Run(ctx, c.Args), a.opts.MaxOutput)
+			c.Output = tools.Truncate(a.run(ctx, t, c, ui), a.opts.MaxOutput)
 		}
 		c.Duration = time.Since(start)
 		res.ToolCalls[c.Name]++
@@ -429,6 +423,34 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 		return parts, ctx.Err()
 	}
 	return parts, nil
+}
+
+// run runs one call of a declared tool, asking for permission when it
+// must. A tool that plans is worked out first: a call decided without
+// changing anything (a refusal, a dry run) asks nobody, and the prompt
+// shows the planned change, which is what runs once allowed.
+func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
+	var plan tools.Planned
+	if t.Plan != nil {
+		plan = t.Plan(c.Args)
+		if plan.Done != "" || plan.Apply == nil {
+			return plan.Done
+		}
+		c.Preview = plan.Preview
+	}
+	if !a.permitted(ctx, t, c, ui) {
+		if ctx.Err() != nil {
+			// The turn was stopped while the user was asked: nobody
+			// refused anything.
+			return "[not run: the turn was cancelled]"
+		}
+		c.Refused = true
+		return t.RefusalFor(c.Args)
+	}
+	if plan.Apply != nil {
+		return plan.Apply(ctx)
+	}
+	return t.Run(ctx, c.Args)
 }
 
 // permitted applies yolo and the session's answers, and asks the UI when it

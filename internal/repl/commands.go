@@ -30,9 +30,9 @@ func (r *REPL) command(line string) bool {
 		r.p.Line(b.String())
 	case "/new":
 		r.eng.Agent.Reset()
-		r.p.Line(r.p.Dim("new conversation"))
+		r.p.DimLine("new conversation")
 	case "/abort":
-		r.p.Line(r.p.Dim("nothing is running"))
+		r.p.DimLine("nothing is running")
 	case "/quit", "/exit":
 		r.mu.Lock()
 		r.quit = true

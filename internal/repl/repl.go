@@ -71,14 +71,16 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 }
 
 func (r *REPL) banner(ctx context.Context) {
-	fmt.Fprintln(r.opts.Out, r.eng.Banner(ctx))
+	// The banner and the warnings name what the configuration and the
+	// project hold (a model name, skill names): the printer sanitises them.
+	r.p.Line(r.eng.Banner(ctx))
 	for _, w := range r.opts.Warnings {
-		fmt.Fprintln(r.opts.Out, w)
+		r.p.Line(w)
 	}
 	if r.opts.Notice != "" {
-		fmt.Fprintln(r.opts.Out, r.opts.Notice)
+		r.p.Line(r.opts.Notice)
 	}
-	fmt.Fprintln(r.opts.Out, r.p.Dim("/help for commands · Esc or Ctrl-C stops a turn · Ctrl-D quits"))
+	r.p.DimLine("/help for commands · Esc or Ctrl-C stops a turn · Ctrl-D quits")
 }
 
 // interactive is the terminal session: readline at the prompt, keys during
@@ -237,12 +239,12 @@ func (r *REPL) ask(ctx context.Context, question string) {
 	switch {
 	case err == nil:
 	case errors.Is(err, context.Canceled):
-		r.p.Line(r.p.Dim("[turn stopped]"))
+		r.p.DimLine("[turn stopped]")
 	default:
-		r.p.Line(r.p.Red(err.Error()))
+		r.p.RedLine(err.Error())
 	}
 	if res != nil && (err == nil || len(res.Calls) > 0) {
-		r.p.Line(r.p.Dim(ui.Summary(res)))
+		r.p.DimLine(ui.Summary(res))
 	}
 }
 
@@ -346,7 +348,7 @@ func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	r := u.r
 	r.p.Status("") // nothing runs while mm waits for the user
 	r.p.Line(fmt.Sprintf("🔐 %s %s", c.Name, oneLine(c.Summary)))
-	r.p.Line(r.p.Dim(fmt.Sprintf("   [a] allow once · [s] allow %s for the session · [r] refuse · [n] never", c.Name)))
+	r.p.DimLine(fmt.Sprintf("   [a] allow once · [s] allow %s for the session · [r] refuse · [n] never", c.Name))
 	if r.rt == nil {
 		return r.plainPermission(c)
 	}
@@ -365,7 +367,7 @@ func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 			return agent.Refuse
 		case k := <-wait:
 			if d, word, ok := decision(k); ok {
-				r.p.Line(r.p.Dim("   → " + word))
+				r.p.DimLine("   → " + word)
 				if d == agent.AllowOnce || d == agent.AllowSession {
 					r.p.Status("Running")
 				}

@@ -45,20 +45,20 @@ func NewEditFile(o FileOptions) *Tool {
 			}
 			return s + ")"
 		},
-		Run: func(_ context.Context, args json.RawMessage) string {
-			c, failure := PlanEdit(o, args)
-			if failure != "" {
-				return failure
-			}
-			if c.DryRun || c.Unchanged() {
-				return c.Report
-			}
-			if err := o.apply(c); err != nil {
-				return err.Error()
-			}
-			return c.Report
+		Run: func(ctx context.Context, args json.RawMessage) string {
+			return planned(planEditCall(o, args), ctx)
 		},
+		Plan: func(args json.RawMessage) Planned { return planEditCall(o, args) },
 	}
+}
+
+// planEditCall is an edit_file call as a plan, like planWriteCall.
+func planEditCall(o FileOptions, args json.RawMessage) Planned {
+	c, failure := PlanEdit(o, args)
+	if failure != "" {
+		return Planned{Done: failure}
+	}
+	return c.planned(o)
 }
 
 type editItem struct {

@@ -59,6 +59,25 @@ type Tool struct {
 	// Run runs one call. The arguments are a JSON object that has already
 	// been repaired and checked against Schema's required keys.
 	Run func(ctx context.Context, args json.RawMessage) string
+	// Plan, when set, works a call out before anything runs, and the
+	// agent uses it instead of Run: the permission prompt then shows the
+	// planned change, and what runs once allowed is exactly that plan
+	// (write_file, edit_file: the diff shown is the change written, and a
+	// file changed on disk while the prompt waited is not overwritten).
+	Plan func(args json.RawMessage) Planned
+}
+
+// Planned is a call worked out before it runs.
+type Planned struct {
+	// Done, when not "", is the call's whole output: it was decided
+	// without changing anything (a refusal, a dry run, nothing to write),
+	// so no permission is asked and Apply is not called.
+	Done string
+	// Preview is what the permission prompt shows under the call (a
+	// diff); "" shows nothing more.
+	Preview string
+	// Apply carries the plan out and returns the output.
+	Apply func(ctx context.Context) string
 }
 
 // Definition is the tool as the model sees it. The schema's own text rides

@@ -37,6 +37,9 @@ type Printer struct {
 	outOpen  bool // Out has text not ended by a newline
 	errOpen  bool // Err has a thinking line not ended by a newline
 	thinking bool
+	// A streamed piece that ends in "\r" may be the first half of a
+	// "\r\n": the CR waits for the next piece.
+	outCR, thinkCR bool
 
 	status      string // the spinner's text; "" = no spinner
 	input       string // what the user types while a turn runs
@@ -76,9 +79,9 @@ func ColorEnabled(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Dim and Red style a string (nothing without colour).
-func (p *Printer) Dim(s string) string { return p.st.dim + s + p.st.reset }
-func (p *Printer) Red(s string) string { return p.st.red + s + p.st.reset }
+// Every text the printer is given passes Sanitize before it is written:
+// its callers hand it what the model, a tool or a server wrote, and only
+// the printer's own styles are escape sequences.
 
 // Text writes a piece of the answer.
 func (p *Printer) Text(s string) {
@@ -87,6 +90,7 @@ func (p *Printer) Text(s string) {
 	p.clearStatus()
 	p.status = ""
 	p.endThinking()
+	s = streamed(s, &p.outCR)
 	if s == "" {
 		return
 	}
@@ -104,6 +108,10 @@ func (p *Printer) Thinking(s string) {
 	p.clearStatus()
 	p.status = ""
 	p.endOut()
+	s = streamed(s, &p.thinkCR)
+	if s == "" {
+		return
+	}
 	if !p.thinking {
 		p.thinking = true
 		io.WriteString(p.Err, p.st.dim)
@@ -112,7 +120,27 @@ func (p *Printer) Thinking(s string) {
 	p.errOpen = !strings.HasSuffix(s, "\n")
 }
 
+// streamed sanitises one streamed piece. A final "\r" is held back (cr)
+// until the next piece says whether it began a "\r\n".
+func streamed(s string, cr *bool) string {
+	if *cr {
+		*cr = false
+		s = "\r" + s
+	}
+	if strings.HasSuffix(s, "\r") {
+		*cr = true
+		s = s[:len(s)-1]
+	}
+	return Sanitize(s)
+}
+
 func (p *Printer) endThinking() {
+	if p.thinkCR {
+		p.thinkCR = false
+		if p.ShowThinking {
+			io.WriteString(p.Err, "^M")
+		}
+	}
 	if !p.thinking {
 		return
 	}
@@ -125,6 +153,11 @@ func (p *Printer) endThinking() {
 }
 
 func (p *Printer) endOut() {
+	if p.outCR {
+		p.outCR = false
+		io.WriteString(p.Out, "^M")
+		p.outOpen = true
+	}
 	if p.outOpen {
 		io.WriteString(p.Out, "\n")
 		p.outOpen = false
@@ -132,7 +165,15 @@ func (p *Printer) endOut() {
 }
 
 // Line writes one activity line (the spinner, if any, comes back below it).
-func (p *Printer) Line(s string) {
+func (p *Printer) Line(s string) { p.write(Sanitize(s)) }
+
+// DimLine and RedLine write an activity line dimmed or in red (plain
+// without colour).
+func (p *Printer) DimLine(s string) { p.write(p.st.dim + Sanitize(s) + p.st.reset) }
+func (p *Printer) RedLine(s string) { p.write(p.st.red + Sanitize(s) + p.st.reset) }
+
+// write writes a line that is already safe.
+func (p *Printer) write(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clearStatus()
@@ -196,7 +237,7 @@ func (p *Printer) drawStatus() {
 		line += fmt.Sprintf(" (%ds)", int(d.Seconds()))
 	}
 	if p.input != "" {
-		line += "   › " + p.input
+		line += "   › " + Sanitize(p.input)
 	}
 	if w := p.width(); w > 4 {
 		line = clipWidth(line, w-1)
@@ -273,38 +314,66 @@ func (p *Printer) ToolEnd(c *agent.Call) {
 		return
 	}
 	out := strings.TrimRight(c.Output, "\n")
+	if out == "" || out == "(no output)" {
+		p.write(fmt.Sprintf("%s   (no output)%s", p.st.grey, p.st.reset))
+		return
+	}
+	p.write(p.preview(out))
+}
+
+// preview is text as a tool preview: up to PreviewLines lines, grey,
+// indented, each cut to the terminal's width, then how many were left out.
+func (p *Printer) preview(text string) string {
 	width := p.width()
 	var b strings.Builder
-	if out == "" || out == "(no output)" {
-		fmt.Fprintf(&b, "%s   (no output)%s", p.st.grey, p.st.reset)
-	} else {
-		lines := strings.Split(out, "\n")
-		more := 0
-		if len(lines) > p.PreviewLines {
-			more = len(lines) - p.PreviewLines
-			lines = lines[:p.PreviewLines]
-		}
-		for i, l := range lines {
-			if i > 0 {
-				b.WriteByte('\n')
-			}
-			l = "   " + strings.ReplaceAll(strings.TrimRight(l, "\r"), "\x1b", "^[")
-			if width > 4 {
-				l = clipWidth(l, width-1)
-			}
-			fmt.Fprintf(&b, "%s%s%s", p.st.grey, l, p.st.reset)
-		}
-		if more > 0 {
-			fmt.Fprintf(&b, "\n%s   … %d more line(s)%s", p.st.grey, more, p.st.reset)
-		}
+	lines := strings.Split(text, "\n")
+	more := 0
+	if len(lines) > p.PreviewLines {
+		more = len(lines) - p.PreviewLines
+		lines = lines[:p.PreviewLines]
 	}
-	p.Line(b.String())
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		l = "   " + Sanitize(strings.TrimRight(l, "\r"))
+		if width > 4 {
+			l = clipWidth(l, width-1)
+		}
+		fmt.Fprintf(&b, "%s%s%s", p.st.grey, l, p.st.reset)
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "\n%s   … %d more line(s)%s", p.st.grey, more, p.st.reset)
+	}
+	return b.String()
+}
+
+// Permission writes the 🔐 prompt's head: the tool and what the call
+// does, every line of it (a multi-line command is shown whole, never cut
+// to the terminal's width: nothing the user approves is hidden), then the
+// planned change when the tool made one (a write's diff, cut to
+// PreviewLines like any preview).
+func (p *Printer) Permission(c *agent.Call) {
+	summary := strings.Trim(c.Summary, "\n")
+	if !strings.Contains(summary, "\n") {
+		p.Line(fmt.Sprintf("🔐 %s %s", c.Name, summary))
+	} else {
+		lines := strings.Split(summary, "\n")
+		var b strings.Builder
+		fmt.Fprintf(&b, "🔐 %s: %d lines", Sanitize(c.Name), len(lines))
+		for _, l := range lines {
+			b.WriteString("\n   │ ")
+			b.WriteString(Sanitize(l))
+		}
+		p.write(b.String())
+	}
+	if c.Preview != "" && p.PreviewLines > 0 {
+		p.write(p.preview(strings.TrimRight(c.Preview, "\n")))
+	}
 }
 
 // Notice writes a line about something mm did.
-func (p *Printer) Notice(msg string) {
-	p.Line(p.st.dim + "· " + msg + p.st.reset)
-}
+func (p *Printer) Notice(msg string) { p.DimLine("· " + msg) }
 
 // Finish ends an open answer line and hides the spinner.
 func (p *Printer) Finish() {

@@ -1,0 +1,27 @@
+package tools
+
+import "context"
+
+// planned runs a plan the way Run does when nobody is asked.
+func planned(p Planned, ctx context.Context) string {
+	if p.Done != "" || p.Apply == nil {
+		return p.Done
+	}
+	return p.Apply(ctx)
+}
+
+// planned is the change as a plan: a dry run or a change that writes
+// nothing is done at once; otherwise the report (header and diff) is the
+// preview, and Apply writes the change, refusing when the file no longer
+// holds what the plan was made from.
+func (c FileChange) planned(o FileOptions) Planned {
+	if c.DryRun || c.Unchanged() {
+		return Planned{Done: c.Report}
+	}
+	return Planned{Preview: c.Report, Apply: func(context.Context) string {
+		if err := o.apply(c); err != nil {
+			return err.Error()
+		}
+		return c.Report
+	}}
+}
