@@ -1,7 +1,9 @@
 // Package atomicfile writes files so that a reader, or a crash, sees the
 // old content or the new one, never half of it: the data goes to a
 // temporary file in the same directory, is synced, then renamed over the
-// target. mm never loses or half-writes a user's file.
+// target. mm never loses or half-writes a user's file, never replaces one
+// the user may not write, and never leaves a temporary file behind for
+// good.
 package atomicfile
 
 import (
@@ -12,27 +14,214 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// Write replaces (or creates) abs with data through a temporary file
-// in the same directory: rename within one file system is atomic, so a
-// reader or a crash sees the old file or the new one, never a mix. prev is
-// the existing file's info, nil for a new file.
-func Write(abs, data string, prev os.FileInfo) error {
-	// A new file gets 0666 minus the umask, as any editor would create it;
-	// an existing one keeps its own mode, set explicitly below because the
-	// umask may have stripped bits (group write) at creation.
-	perm := os.FileMode(0o666)
-	if prev != nil {
-		perm = prev.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+// StaleAfter is the age from which a temporary file of mm's name pattern
+// (.NAME.mm-XXXX.tmp) next to NAME is taken for the remains of a killed
+// write and removed when NAME is written again. A write in progress keeps
+// its temporary file younger than that: it is written, synced and renamed
+// within seconds.
+const StaleAfter = 10 * time.Minute
+
+// RefusedError is a file that Write will not replace: the user may not
+// write it, or replacing it would change its owner.
+type RefusedError struct {
+	// Why completes "<the file> …": "is read-only (mode 0444)".
+	Why string
+}
+
+func (e *RefusedError) Error() string { return "the file " + e.Why }
+
+// CheckReplace says whether the existing file abs, whose info is prev, may
+// be replaced: the user must be allowed to write it, and the rename must
+// not change its owner. Replacing goes through a new file renamed over the
+// old one, which only needs write permission on the directory, so without
+// this check a read-only file, or another user's file in a directory the
+// user may write, would be silently replaced (the second one becoming the
+// user's). Root bypasses the mode bits, but a file with no write bit at
+// all has been made read-only on purpose, and root is refused it too.
+func CheckReplace(abs string, prev os.FileInfo) error {
+	perm := prev.Mode().Perm()
+	if perm&0o222 == 0 {
+		return &RefusedError{Why: fmt.Sprintf("is read-only (mode %04o)", perm)}
 	}
+	euid := os.Geteuid()
+	if euid == 0 {
+		return nil // root may write it, and gives it its owner back
+	}
+	st, _ := prev.Sys().(*syscall.Stat_t)
+	err := unix.Faccessat(unix.AT_FDCWD, abs, unix.W_OK, unix.AT_EACCESS)
+	switch {
+	case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
+		if st != nil {
+			return &RefusedError{Why: fmt.Sprintf("is not writable by you (mode %04o, owner uid %d)", perm, st.Uid)}
+		}
+		return &RefusedError{Why: fmt.Sprintf("is not writable by you (mode %04o)", perm)}
+	case errors.Is(err, unix.EROFS):
+		return &RefusedError{Why: "is on a read-only file system"}
+	}
+	if st != nil && int(st.Uid) != euid {
+		// A user cannot give a file away: the new file would be theirs.
+		return &RefusedError{Why: fmt.Sprintf("belongs to another user (uid %d), and replacing it would make it yours", st.Uid)}
+	}
+	return nil
+}
+
+// Write replaces (or creates) abs with data. prev is the existing file's
+// info, nil for a new file; an existing file that CheckReplace refuses is
+// left alone (a *RefusedError).
+//
+// The data goes to an unnamed file in the same directory (O_TMPFILE),
+// synced, given its mode and owner, then linked to a temporary name and
+// renamed over abs; a new file is linked to abs directly. A crash at any
+// moment leaves the old file or the new one, and at most, for the instant
+// between the link and the rename, a temporary file: the unnamed file of a
+// killed write is freed by the kernel. Where the file system has no
+// O_TMPFILE, the data goes to a named temporary file (.NAME.mm-XXXX.tmp)
+// instead. Either way, mm's temporary files of NAME older than StaleAfter,
+// left by a write that was killed, are removed.
+func Write(abs, data string, prev os.FileInfo) error {
+	if prev != nil {
+		if err := CheckReplace(abs, prev); err != nil {
+			return err
+		}
+	}
+	dir, base := filepath.Split(abs)
+	if dir == "" {
+		dir = "."
+	}
+	sweep(dir, base)
+	err := errNoTmpfile
+	if !namedOnly {
+		err = writeUnnamed(abs, data, prev)
+	}
+	if errors.Is(err, errNoTmpfile) {
+		err = writeNamed(abs, data, prev)
+	}
+	if err == nil {
+		syncDir(dir)
+	}
+	return err
+}
+
+// namedOnly makes Write use named temporary files only (for the tests of
+// that way).
+var namedOnly = false
+
+// errNoTmpfile: the file system (or the kernel) cannot make unnamed
+// files, or /proc is missing to link one: the named way is used.
+var errNoTmpfile = errors.New("no O_TMPFILE")
+
+// perms is the mode a file is written with: 0666 minus the umask for a new
+// one, as any editor would create it; an existing one keeps its own mode,
+// set explicitly because the umask may have stripped bits (group write) at
+// creation.
+func perms(prev os.FileInfo) os.FileMode {
+	if prev == nil {
+		return 0o666
+	}
+	return prev.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+}
+
+// fill writes the data to f, gives it prev's mode and (when allowed) owner,
+// and syncs it: the data must be on disk before the file gets its name,
+// otherwise a power cut can leave the name pointing at an empty file.
+func fill(f *os.File, data string, prev os.FileInfo) error {
+	if _, err := f.WriteString(data); err != nil {
+		return err
+	}
+	if prev != nil {
+		// Best effort: keep the owner and group when allowed (root, or a
+		// group the user belongs to); CheckReplace refused what a plain
+		// user cannot give back. The owner first: a chown clears the
+		// set-user-ID and set-group-ID bits that the chmod then sets.
+		if st, ok := prev.Sys().(*syscall.Stat_t); ok {
+			_ = f.Chown(int(st.Uid), int(st.Gid))
+		}
+		if err := f.Chmod(perms(prev)); err != nil {
+			return err
+		}
+	}
+	return f.Sync()
+}
+
+// tempName is a fresh temporary name for base in dir.
+func tempName(dir, base string) string {
+	return filepath.Join(dir, "."+base+".mm-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+}
+
+// writeUnnamed writes through an O_TMPFILE file. It returns errNoTmpfile,
+// having changed nothing, when that way is not available.
+func writeUnnamed(abs, data string, prev os.FileInfo) error {
+	dir, base := filepath.Split(abs)
+	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, uint32(perms(prev).Perm()))
+	if err != nil {
+		// EOPNOTSUPP: the file system has no O_TMPFILE; EISDIR and
+		// EINVAL: the kernel does not know the flag.
+		if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EINVAL) {
+			return errNoTmpfile
+		}
+		return &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), abs)
+	defer f.Close() // until it is linked, the file vanishes with its descriptor
+	if err := fill(f, data, prev); err != nil {
+		return err
+	}
+	if prev == nil {
+		// A new file takes its name at once: linkat never replaces.
+		err := link(fd, abs)
+		if errors.Is(err, unix.EEXIST) {
+			return &fs.PathError{Op: "create", Path: abs, Err: fs.ErrExist}
+		}
+		return err
+	}
+	for try := 0; ; try++ {
+		tmp := tempName(dir, base)
+		err := link(fd, tmp)
+		if errors.Is(err, unix.EEXIST) && try < 100 {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, abs); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+		return nil
+	}
+}
+
+// link gives the unnamed file fd the name path. AT_EMPTY_PATH needs
+// CAP_DAC_READ_SEARCH; /proc/self/fd works for everyone where /proc is
+// mounted.
+func link(fd int, path string) error {
+	err := unix.Linkat(fd, "", unix.AT_FDCWD, path, unix.AT_EMPTY_PATH)
+	if err == nil || errors.Is(err, unix.EEXIST) {
+		return err
+	}
+	err = unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), unix.AT_FDCWD, path, unix.AT_SYMLINK_FOLLOW)
+	if err == nil || errors.Is(err, unix.EEXIST) {
+		return err
+	}
+	// No /proc, or a file system that will not link an unnamed file:
+	// the named way is tried (and gives its own error if it fails too).
+	return errNoTmpfile
+}
+
+// writeNamed writes through a named temporary file, removed on any failure.
+func writeNamed(abs, data string, prev os.FileInfo) error {
 	dir, base := filepath.Split(abs)
 	var f *os.File
 	var err error
 	for try := 0; try < 100; try++ {
-		name := filepath.Join(dir, "."+base+".mm-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
-		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm.Perm())
+		f, err = os.OpenFile(tempName(dir, base), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perms(prev).Perm())
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
@@ -48,22 +237,7 @@ func Write(abs, data string, prev os.FileInfo) error {
 			os.Remove(tmp)
 		}
 	}()
-	if _, err := f.WriteString(data); err != nil {
-		return err
-	}
-	if prev != nil {
-		if err := f.Chmod(perm); err != nil {
-			return err
-		}
-		// Best effort: keep the owner and group when allowed (root, or a
-		// group the user belongs to); a plain user cannot give a file away.
-		if st, isStat := prev.Sys().(*syscall.Stat_t); isStat {
-			_ = f.Chown(int(st.Uid), int(st.Gid))
-		}
-	}
-	// The data must be on disk before the rename is: otherwise a power cut
-	// can leave the new name pointing at an empty file.
-	if err := f.Sync(); err != nil {
+	if err := fill(f, data, prev); err != nil {
 		return err
 	}
 	if err := f.Close(); err != nil {
@@ -74,6 +248,66 @@ func Write(abs, data string, prev os.FileInfo) error {
 	}
 	ok = true
 	return nil
+}
+
+// syncDir makes the new name durable (best effort: the data already is).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// IsTempName reports whether name is one of mm's temporary names for base:
+// "." + base + ".mm-" + base-36 digits + ".tmp".
+func IsTempName(name, base string) bool {
+	mid, ok := strings.CutPrefix(name, "."+base+".mm-")
+	if !ok {
+		return false
+	}
+	mid, ok = strings.CutSuffix(mid, ".tmp")
+	if !ok || mid == "" || len(mid) > 13 {
+		return false
+	}
+	for _, c := range mid {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// sweep removes the temporary files of base in dir that a killed write
+// left: regular files of mm's name pattern, the user's own, not modified
+// for StaleAfter (a concurrent write's file is younger). Nothing else is
+// touched; a failure is not the write's.
+func sweep(dir, base string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	euid := os.Geteuid()
+	for {
+		names, err := d.Readdirnames(1024)
+		for _, n := range names {
+			if !IsTempName(n, base) {
+				continue
+			}
+			p := filepath.Join(dir, n)
+			info, err := os.Lstat(p)
+			if err != nil || !info.Mode().IsRegular() || time.Since(info.ModTime()) < StaleAfter {
+				continue
+			}
+			if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != euid {
+				continue
+			}
+			os.Remove(p)
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // WriteCreatingDirs writes data to abs, creating the parent directories
