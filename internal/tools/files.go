@@ -70,9 +70,11 @@ func (c FileChange) Unchanged() bool {
 // Apply writes the change. It first checks that the file still holds Old
 // (or still does not exist): the user may have edited it while the
 // permission question was on screen, and writing a plan made on stale
-// content would silently undo their work. The write itself is atomic: a
-// temporary file in the same directory, synced, then renamed over the
-// original, which keeps its mode. The error's text is for the model.
+// content would silently undo their work. A file the user may not write,
+// or whose owner the replacement would change, is refused
+// (atomicfile.CheckReplace). The write itself is atomic: a temporary file
+// in the same directory, synced, then renamed over the original, which
+// keeps its mode. The error's text is for the model.
 func (c FileChange) Apply() error {
 	info, err := os.Stat(c.AbsPath)
 	switch {
@@ -84,6 +86,9 @@ func (c FileChange) Apply() error {
 		return fmt.Errorf("%s was deleted meanwhile — nothing written", c.Path)
 	}
 	if c.Existed {
+		if err := atomicfile.CheckReplace(c.AbsPath, info); err != nil {
+			return refusal(c.Path, err)
+		}
 		cur, err := os.ReadFile(c.AbsPath)
 		if err != nil {
 			return fmt.Errorf("cannot read %s again before writing: %v", c.Path, pathErr(err))
@@ -95,9 +100,20 @@ func (c FileChange) Apply() error {
 		return fmt.Errorf("cannot create the directory of %s: %v", c.Path, pathErr(err))
 	}
 	if err := atomicfile.Write(c.AbsPath, c.New, info); err != nil {
-		return fmt.Errorf("cannot write %s: %v", c.Path, pathErr(err))
+		return refusal(c.Path, err)
 	}
 	return nil
+}
+
+// refusal is the model's text for a failed write: "main.go is read-only
+// (mode 0444) — nothing written" for a file mm may not replace, "cannot
+// write main.go: …" otherwise.
+func refusal(path string, err error) error {
+	var re *atomicfile.RefusedError
+	if errors.As(err, &re) {
+		return fmt.Errorf("%s %s — nothing written", path, re.Why)
+	}
+	return fmt.Errorf("cannot write %s: %v", path, pathErr(err))
 }
 
 // pathErr drops the path from an *fs.PathError: the model knows which file

@@ -339,3 +339,28 @@ func TestNormalizeRoundTrip(t *testing.T) {
 func makeFIFO(path string) error {
 	return syscall.Mkfifo(path, 0o644)
 }
+
+// write_file and edit_file refuse a file without any write bit, root
+// included: nothing written, a one-line text for the model.
+func TestReadOnlyFileRefused(t *testing.T) {
+	o := fileDir(t, map[string]string{"ro.txt": "keep\n"})
+	p := filepath.Join(o.Dir, "ro.txt")
+	if err := os.Chmod(p, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	out := runFileTool(t, NewWriteFile(o), map[string]any{"path": "ro.txt", "content": "new\n"})
+	if out != "ro.txt is read-only (mode 0444) — nothing written" {
+		t.Errorf("write_file: %q", out)
+	}
+	out = runFileTool(t, NewEditFile(o), editArgsOf("ro.txt", fileEdit{"keep", "gone"}))
+	if out != "ro.txt is read-only (mode 0444) — nothing written" {
+		t.Errorf("edit_file: %q", out)
+	}
+	if got := fileText(t, o, "ro.txt"); got != "keep\n" {
+		t.Errorf("content %q", got)
+	}
+	if info, _ := os.Stat(p); info.Mode().Perm() != 0o444 {
+		t.Errorf("mode %v", info.Mode())
+	}
+	noTempFiles(t, o.Dir)
+}
