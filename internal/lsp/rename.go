@@ -66,6 +66,9 @@ func (c *call) rename(ctx context.Context) string {
 	if err != nil {
 		return fmt.Sprintf("[lsp: %s: rename failed: %v — nothing written]", c.s.Name, err)
 	}
+	if err := plan.refused(c.m); err != nil {
+		return fmt.Sprintf("[lsp: %s: rename refused: %v — nothing written]", c.s.Name, err)
+	}
 	changed, created, err := plan.apply()
 	if len(changed) > 0 {
 		// Whatever was written, every server hears of it, this one first.
@@ -364,6 +367,25 @@ func (p *editPlan) apply() (changed []string, created map[string]bool, err error
 		p.done++
 	}
 	return changed, created, nil
+}
+
+// refused checks, before anything is written, that every file the plan
+// replaces may be replaced (atomicfile.Write would refuse it too, but
+// half-way through the plan): "main.go is read-only (mode 0444)".
+func (p *editPlan) refused(m *Manager) error {
+	for _, st := range p.steps {
+		if st.op != "write" || st.info == nil {
+			continue
+		}
+		if err := atomicfile.CheckReplace(st.abs, st.info); err != nil {
+			var re *atomicfile.RefusedError
+			if errors.As(err, &re) {
+				return fmt.Errorf("%s %s", m.display(st.abs), re.Why)
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // writtenSoFar says what a failed apply left behind.
