@@ -247,22 +247,26 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 // to the UI through a guard that holds back what may be a tool call written
 // as text; the caller shows the rest once the recovery layer has run. On
 // failure it returns the text streamed so far.
+//
+// The answer is kept once, by the client (an llm.Capture takes it past
+// Genkit, which would copy it several times); generate and the guard keep
+// only what they need while it streams.
 func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, *textGuard, string, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	wd := startWatchdog(a.opts.FirstToken, a.opts.Watchdog, cancel)
 	defer wd.stop()
+	ctx, capture := llm.WithCapture(ctx)
 
-	var text strings.Builder
 	guard := &textGuard{}
 	args := map[int]*strings.Builder{}
 	names := map[int]string{}
 	onChunk := func(_ context.Context, c *ai.ModelResponseChunk) error {
 		switch v := c.Custom.(type) {
 		case llm.KeepAlive:
-			wd.alive()
+			wd.keepAlive()
 		case llm.Progress:
-			wd.alive()
+			wd.progress(v.Processed)
 			ui.Progress(v)
 		}
 		for _, p := range c.Content {
@@ -272,7 +276,6 @@ func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, *textGu
 				ui.Thinking(p.Text)
 			case p.IsText():
 				wd.token()
-				text.WriteString(p.Text)
 				if show := guard.add(p.Text); show != "" {
 					ui.Text(show)
 				}
@@ -298,22 +301,27 @@ func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, *textGu
 	req := &ai.ModelRequest{Messages: a.history, Tools: a.opts.Tools.Definitions()}
 	resp, err := a.opts.Model.Generate(ctx, req, onChunk)
 	if err != nil {
+		partial := capture.Partial()
 		var stop *StopError
 		if cause := context.Cause(ctx); errors.As(cause, &stop) {
-			return nil, nil, text.String(), stop
+			return nil, nil, partial, stop
 		}
 		if errors.As(err, &stop) {
-			return nil, nil, text.String(), stop
+			return nil, nil, partial, stop
 		}
 		var ee *llm.EngineError
 		if errors.As(err, &ee) {
-			return nil, nil, text.String(), ee
+			return nil, nil, partial, ee
 		}
 		if ctx.Err() != nil {
-			return nil, nil, text.String(), context.Cause(ctx)
+			return nil, nil, partial, context.Cause(ctx)
 		}
-		return nil, nil, text.String(), &llm.EngineError{Msg: err.Error()}
+		return nil, nil, partial, &llm.EngineError{Msg: err.Error()}
 	}
+	if full := capture.Response(); full != nil {
+		resp = full
+	}
+	guard.complete(rawText(resp.Message))
 	return resp, guard, "", nil
 }
 

@@ -1,8 +1,10 @@
 package agent
 
 import (
-	"regexp"
+	"bytes"
 	"strings"
+
+	"github.com/firebase/genkit/go/ai"
 )
 
 // A small model often writes its tool call as text in the answer
@@ -23,82 +25,189 @@ var callMarkers = []string{
 	"```json", "```tool", "```xml",
 }
 
-// bareCall is the start of a bare JSON call object: {"name": …
-var bareCall = regexp.MustCompile(`\{\s*"name"\s*:`)
-
-// markerIndex is the position of the first call marker in s, or -1.
-func markerIndex(s string) int {
-	first := -1
+// maxMarker is the length of the longest call marker.
+var maxMarker = func() int {
+	n := 0
 	for _, m := range callMarkers {
-		if i := strings.Index(s, m); i >= 0 && (first < 0 || i < first) {
-			first = i
-		}
+		n = max(n, len(m))
 	}
-	if loc := bareCall.FindStringIndex(s); loc != nil && (first < 0 || loc[0] < first) {
-		first = loc[0]
-	}
-	return first
+	return n
+}()
+
+// textGuard holds back, while the answer streams, what may be a tool call
+// written as text. It keeps only what it has not shown yet (trailing
+// blanks, the start of a possible marker), never the whole answer, and
+// looks at each byte a bounded number of times: a server streaming
+// megabytes, even of blanks, costs it linear time and no copy. The whole
+// raw text is given back by complete once the reply has ended.
+type textGuard struct {
+	shown int    // bytes of the answer already passed on
+	held  bool   // a marker was seen: nothing more until the reply ends
+	buf   []byte // the answer from shown on: what is not shown yet
+
+	scanned int // bytes of buf already searched for whole markers
+	// The bare JSON call {"name": is matched byte by byte: st is the state
+	// (0 none, 1 after "{" and blanks, 2 inside `"name"` with k bytes
+	// matched, 3 after `"name"` and blanks), brace the "{" in buf.
+	st, k, brace int
+	// nb is the end of the last byte of buf that is not a blank.
+	nb int
+	// before caches lastShowable: the end of the last non-blank byte of
+	// buf before index beforeAt.
+	beforeAt, before int
+
+	raw string // the whole raw text, set by complete
 }
 
-// partialMarker is the length of the end of s that could be the start of a
-// marker still arriving ("<tool" before "_call>").
-func partialMarker(s string) int {
-	const look = 16
-	start := max(0, len(s)-look)
-	for i := start; i < len(s); i++ {
-		tail := s[i:]
-		switch tail[0] {
+// isBlank is what trailing blanks are, for holding them back.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+// isSpace is RE2's \s, between the parts of a bare call.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// step feeds one byte at index at of buf to the bare-call matcher and
+// reports a whole `{"name":` (starting at g.brace).
+func (g *textGuard) step(c byte, at int) bool {
+	const name = `"name"`
+	switch g.st {
+	case 1:
+		if isSpace(c) {
+			return false
+		}
+		if c == '"' {
+			g.st, g.k = 2, 1
+			return false
+		}
+	case 2:
+		if c == name[g.k] {
+			g.k++
+			if g.k == len(name) {
+				g.st = 3
+			}
+			return false
+		}
+	case 3:
+		if isSpace(c) {
+			return false
+		}
+		if c == ':' {
+			return true
+		}
+	}
+	if c == '{' {
+		g.st, g.brace = 1, at
+	} else {
+		g.st = 0
+	}
+	return false
+}
+
+// add takes a piece of the answer and returns what can be shown now.
+func (g *textGuard) add(piece string) string {
+	if g.held || piece == "" {
+		return ""
+	}
+	off := len(g.buf)
+	g.buf = append(g.buf, piece...)
+
+	// A whole marker: only where one can end in the new bytes.
+	first := -1
+	from := max(0, g.scanned-maxMarker+1)
+	for _, m := range callMarkers {
+		if i := bytes.Index(g.buf[from:], []byte(m)); i >= 0 && (first < 0 || from+i < first) {
+			first = from + i
+		}
+	}
+	g.scanned = len(g.buf)
+	for j := off; j < len(g.buf); j++ {
+		c := g.buf[j]
+		if !isBlank(c) {
+			g.nb = j + 1
+		}
+		if g.step(c, j) {
+			if first < 0 || g.brace < first {
+				first = g.brace
+			}
+			break
+		}
+	}
+	if first >= 0 {
+		g.held = true
+		out := strings.TrimRight(string(g.buf[:first]), " \t\n")
+		g.shown += len(out)
+		g.buf = nil
+		return out
+	}
+
+	// Trailing blanks wait for what follows them: before a call's markup
+	// they would be left dangling. So does what may start a marker.
+	end := len(g.buf)
+	if g.st != 0 {
+		end = g.brace
+	} else if n := partialMarker(g.buf); n > 0 {
+		end -= n
+	}
+	safe := g.nb
+	if end < len(g.buf) {
+		safe = g.lastShowable(end)
+	}
+	if safe <= 0 {
+		return ""
+	}
+	out := string(g.buf[:safe])
+	g.shown += safe
+	n := copy(g.buf, g.buf[safe:])
+	g.buf = g.buf[:n]
+	g.scanned = max(0, g.scanned-safe)
+	g.nb = max(0, g.nb-safe)
+	g.brace -= safe
+	g.beforeAt = -1
+	return out
+}
+
+// lastShowable is the end of the last non-blank byte of buf before end.
+func (g *textGuard) lastShowable(end int) int {
+	if g.beforeAt == end && end > 0 {
+		return g.before
+	}
+	i := end
+	for i > 0 && isBlank(g.buf[i-1]) {
+		i--
+	}
+	g.beforeAt, g.before = end, i
+	return i
+}
+
+// partialMarker is the length of the end of b that could be the start of a
+// literal marker still arriving ("<tool" before "_call>").
+func partialMarker(b []byte) int {
+	start := max(0, len(b)-maxMarker)
+	for i := start; i < len(b); i++ {
+		switch b[i] {
 		case '<', '[', '`', 'f':
+			tail := b[i:]
 			for _, m := range callMarkers {
-				if len(tail) < len(m) && strings.HasPrefix(m, tail) {
+				if len(tail) < len(m) && strings.HasPrefix(m, string(tail)) {
 					return len(tail)
 				}
-			}
-		case '{':
-			if len(strings.TrimSpace(tail[1:])) == 0 || strings.HasPrefix(`"name"`, strings.TrimSpace(tail[1:])) {
-				return len(tail)
 			}
 		}
 	}
 	return 0
 }
 
-type textGuard struct {
-	all   strings.Builder
-	shown int  // bytes of all already passed on
-	held  bool // a marker was seen: nothing more until the reply ends
-}
-
-// add takes a piece of the answer and returns what can be shown now.
-func (g *textGuard) add(piece string) string {
-	g.all.WriteString(piece)
-	if g.held {
-		return ""
-	}
-	text := g.all.String()
-	rest := text[g.shown:]
-	if i := markerIndex(rest); i >= 0 {
-		g.held = true
-		out := strings.TrimRight(rest[:i], " \t\n")
-		g.shown += len(out)
-		return out
-	}
-	// Trailing blanks wait for what follows them: before a call's markup
-	// they would be left dangling.
-	safe := len(strings.TrimRight(text[:len(text)-partialMarker(rest)], " \t\n"))
-	if safe <= g.shown {
-		return ""
-	}
-	out := text[g.shown:safe]
-	g.shown = safe
-	return out
-}
+// complete gives the guard the whole raw text of the reply, once it has
+// ended, for finish.
+func (g *textGuard) complete(raw string) { g.raw = raw }
 
 // finish returns what is left to show once the reply is complete. clean is
 // the answer without the call markup the recovery layer took out (equal to
 // the raw text when it took nothing).
 func (g *textGuard) finish(clean string) string {
-	text := g.all.String()
+	text := g.raw
+	if g.shown > len(text) {
+		return ""
+	}
 	if clean == text {
 		return text[g.shown:]
 	}
@@ -107,4 +216,22 @@ func (g *textGuard) finish(clean string) string {
 		return clean[len(shown):]
 	}
 	return ""
+}
+
+// rawText is the text of a reply as the server sent it: its text parts,
+// joined (the client makes one, so this does not copy).
+func rawText(m *ai.Message) string {
+	if m == nil {
+		return ""
+	}
+	var parts []string
+	for _, p := range m.Content {
+		if p.IsText() {
+			parts = append(parts, p.Text)
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts, "")
 }

@@ -6,12 +6,14 @@ import (
 )
 
 // stream feeds text to a guard in pieces of n bytes and returns what was
-// shown while streaming.
+// shown while streaming; then it gives the guard the whole text, as
+// generate does once the reply has ended.
 func stream(g *textGuard, text string, n int) string {
 	var shown strings.Builder
 	for i := 0; i < len(text); i += n {
 		shown.WriteString(g.add(text[i:min(i+n, len(text))]))
 	}
+	g.complete(text)
 	return shown.String()
 }
 

@@ -60,11 +60,14 @@ func (c *Client) Generate(ctx context.Context, req *ai.ModelRequest, cb ai.Model
 		return nil, &EngineError{Msg: "cannot build the request: " + err.Error()}
 	}
 	url := c.BaseURL + "/chat/completions"
+	shown := RedactURL(url)
 	trace := c.Trace.begin(body)
+	capture := captureFrom(ctx)
+	limit := answerLimit(c.Sampling)
 
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return nil, &EngineError{Msg: err.Error()}
+		return nil, &EngineError{Msg: redactErr(err)}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
@@ -78,50 +81,122 @@ func (c *Client) Generate(ctx context.Context, req *ai.ModelRequest, cb ai.Model
 	start := time.Now()
 	resp, err := client.Do(hreq)
 	if err != nil {
-		trace.failure(http.MethodPost, url, err)
+		trace.failure(http.MethodPost, shown, err)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, engineErrorf("POST %s: %v", url, netReason(err, ctx))
+		return nil, engineErrorf("POST %s: %s", shown, redactErr(netReason(err, ctx)))
 	}
 	defer resp.Body.Close()
 
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode >= 300 || mediaType == "application/json" {
-		raw, rerr := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+		max := jsonLimit(limit)
+		raw, rerr := io.ReadAll(io.LimitReader(resp.Body, int64(max)+1))
+		over := len(raw) > max
+		if over {
+			raw = raw[:max]
+		}
 		trace.json(resp.StatusCode, raw)
 		if rerr != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if resp.StatusCode >= 300 {
-			return nil, httpError(url, resp.StatusCode, raw)
+			return nil, httpError(shown, resp.StatusCode, raw)
 		}
-		rep, err := readJSON(ctx, raw, cb)
+		if over {
+			return nil, engineErrorf("the server sent an answer over %s — mm stopped reading it", mib(max))
+		}
+		if rerr != nil {
+			return nil, engineErrorf("the server's answer was truncated: the connection ended after %d bytes (%s)", len(raw), redactErr(rerr))
+		}
+		rep, err := readJSON(ctx, raw, limit, cb)
 		if err != nil {
 			return nil, err
 		}
-		return c.response(req, rep, start), nil
+		return c.finish(capture, c.response(req, rep, start)), nil
 	}
 
 	var src io.Reader = resp.Body
 	if w := trace.stream(resp.StatusCode); w != nil {
 		defer w.Close()
-		src = io.TeeReader(resp.Body, w)
+		src = &teeReader{r: resp.Body, w: w}
 	}
-	rep, err := readStream(ctx, src, cb)
+	rep, err := readStream(ctx, src, limit, cb)
 	if err != nil {
+		if capture != nil && rep != nil {
+			capture.partial = rep.text.String()
+		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, err
 	}
-	return c.response(req, rep, start), nil
+	return c.finish(capture, c.response(req, rep, start)), nil
+}
+
+// finish hands the response to the call's Capture, if any, and returns
+// what Genkit gets.
+func (c *Client) finish(capture *Capture, full *ai.ModelResponse) *ai.ModelResponse {
+	if capture == nil {
+		return full
+	}
+	capture.resp = full
+	return lean(full)
+}
+
+// answerLimit caps one answer: text, reasoning and tool calls together.
+// max_tokens bounds what a model may write, but a token is not a fixed
+// number of bytes and a hostile or broken server ignores max_tokens, so
+// the cap is generous: 64 bytes a token (16 times an English token's ~4
+// bytes, more than any tokenizer's longest common token), never under
+// 8 MiB; 16 MiB when max_tokens is unset. A real answer never comes near
+// it; a server streaming without end stops there instead of filling
+// memory.
+func answerLimit(sampling map[string]any) int {
+	n := 0
+	switch v := sampling["max_tokens"].(type) {
+	case int:
+		n = v
+	case int64:
+		n = int(v)
+	case float64:
+		n = int(v)
+	}
+	if n <= 0 {
+		return 16 << 20
+	}
+	return max(8<<20, 64*min(n, 1<<24))
+}
+
+// jsonLimit caps a whole JSON body (a non-streaming answer, an HTTP
+// error): the answer's cap, doubled for JSON's escapes and envelope,
+// never under 16 MiB.
+func jsonLimit(answer int) int {
+	return max(16<<20, 2*answer)
+}
+
+// teeReader copies what it reads to a trace file. A write that fails
+// (disk full, file removed) drops the trace file and never fails the read:
+// the model call goes on untraced.
+type teeReader struct {
+	r io.Reader
+	w *traceStream
+}
+
+func (t *teeReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 && t.w != nil {
+		t.w.write(p[:n])
+	}
+	return n, err
 }
 
 // httpError turns an HTTP error answer into the user's message: the JSON
 // error's message when there is one (llama.cpp, Ollama and OpenAI all send
 // {"error": …}), else the start of the body.
 func httpError(url string, status int, body []byte) error {
+	url = RedactURL(url)
 	msg := ""
 	var env struct {
 		Error json.RawMessage `json:"error"`
@@ -151,7 +226,7 @@ func (c *Client) response(req *ai.ModelRequest, rep *reply, start time.Time) *ai
 	if rep.text.Len() > 0 {
 		msg.Content = append(msg.Content, ai.NewTextPart(rep.text.String()))
 	}
-	for _, call := range rep.calls {
+	for _, call := range rep.rawCalls() {
 		msg.Content = append(msg.Content, ai.NewToolRequestPart(&ai.ToolRequest{Name: call.Name, Ref: call.ID, Input: call.Arguments}))
 	}
 	resp := &ai.ModelResponse{

@@ -93,7 +93,7 @@ func ResolveEndpoint(ctx context.Context, o EndpointOptions) (*Endpoint, error) 
 		if ctx.Err() != nil && errors.Is(r.err, context.Canceled) {
 			return nil, r.err
 		}
-		failures = append(failures, fmt.Sprintf("GET %s/models: %s", u, r.err))
+		failures = append(failures, fmt.Sprintf("GET %s/models: %s", RedactURL(u), redactErr(r.err)))
 	}
 	return nil, engineErrorf("no model server answered (%s) — %s, or point mm at a running server with baseUrl in the config or AGENT_BASE_URL",
 		strings.Join(failures, "; "), o.Provider.StartHint)

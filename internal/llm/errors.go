@@ -11,7 +11,9 @@ type EngineError struct {
 	Status int
 }
 
-func (e *EngineError) Error() string { return "[engine error: " + e.Msg + "]" }
+// Error is the message for the user. A password in a URL it quotes is
+// masked (user:***@), wherever the text came from.
+func (e *EngineError) Error() string { return "[engine error: " + Redact(e.Msg) + "]" }
 
 func engineErrorf(format string, args ...any) *EngineError {
 	return &EngineError{Msg: fmt.Sprintf(format, args...)}

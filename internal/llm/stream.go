@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/firebase/genkit/go/ai"
@@ -96,33 +97,86 @@ type RawToolCall struct {
 type reply struct {
 	text      strings.Builder
 	reasoning strings.Builder
-	calls     []*RawToolCall
+	calls     []*callAcc
 	finish    string
 	usage     *wireUsage
 	timings   Timings
 	done      bool // [DONE] seen
 	pieces    int  // chunks emitted (progress, text, reasoning, tool-call pieces)
+
+	// limit caps size: the bytes of text, reasoning, tool-call names, ids
+	// and arguments together (see answerLimit); 0 means no cap.
+	limit int
+	size  int
 }
 
-func (r *reply) call(d wireToolCallDelta) *RawToolCall {
+// callAcc is one tool call being assembled: its arguments grow in a
+// builder, never by concatenating strings (quadratic on a long call).
+type callAcc struct {
+	RawToolCall
+	args strings.Builder
+}
+
+// maxCalls caps the tool calls of one answer: a model asks for a few at a
+// time; a server that sends thousands is broken, and each one costs memory
+// and a lookup on every later piece.
+const maxCalls = 1000
+
+// grow accounts for n more bytes of the answer and fails past the limit.
+func (r *reply) grow(n int) error {
+	r.size += n
+	if r.limit > 0 && r.size > r.limit {
+		return engineErrorf("the server sent an answer over %s (text, reasoning and tool calls together) — mm stopped reading it", mib(r.limit))
+	}
+	return nil
+}
+
+// mib writes a size in MiB the way the messages say it.
+func mib(n int) string {
+	if n%(1<<20) == 0 {
+		return strconv.Itoa(n>>20) + " MiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+}
+
+// rawCalls returns the assembled calls.
+func (r *reply) rawCalls() []RawToolCall {
+	out := make([]RawToolCall, len(r.calls))
+	for i, c := range r.calls {
+		out[i] = c.RawToolCall
+		out[i].Arguments = c.args.String()
+	}
+	return out
+}
+
+// call finds or starts the call a delta belongs to; isNew says it started.
+func (r *reply) call(d wireToolCallDelta) (c *callAcc, isNew bool, err error) {
 	if d.Index != nil {
-		for _, c := range r.calls {
-			if c.Index == *d.Index {
-				return c
+		// Most recent first: a server streams one call after the other.
+		for i := len(r.calls) - 1; i >= 0; i-- {
+			if r.calls[i].Index == *d.Index {
+				return r.calls[i], false, nil
 			}
 		}
-		c := &RawToolCall{Index: *d.Index}
-		r.calls = append(r.calls, c)
-		return c
+		c, err := r.newCall(*d.Index)
+		return c, true, err
 	}
 	// Some servers leave out the index: a new id starts a new call, the
 	// rest continues the last one.
 	if len(r.calls) == 0 || (d.ID != "" && d.ID != r.calls[len(r.calls)-1].ID) {
-		c := &RawToolCall{Index: len(r.calls)}
-		r.calls = append(r.calls, c)
-		return c
+		c, err := r.newCall(len(r.calls))
+		return c, true, err
 	}
-	return r.calls[len(r.calls)-1]
+	return r.calls[len(r.calls)-1], false, nil
+}
+
+func (r *reply) newCall(index int) (*callAcc, error) {
+	if len(r.calls) >= maxCalls {
+		return nil, engineErrorf("the server sent over %d tool calls in one answer — mm stopped reading it", maxCalls)
+	}
+	c := &callAcc{RawToolCall: RawToolCall{Index: index}}
+	r.calls = append(r.calls, c)
+	return c, nil
 }
 
 // argumentsPiece reads a tool call's arguments field: normally a JSON string
@@ -141,10 +195,21 @@ func argumentsPiece(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// sseReader splits a text/event-stream into events.
+// MaxEvent caps one SSE line and one event's data. A chunk of a streamed
+// answer is a few hundred bytes; a server that sends megabytes without a
+// line end is broken or hostile, and mm would otherwise buffer it whole.
+const MaxEvent = 4 << 20
+
+// sseReader splits a text/event-stream into events. Lines end with "\n",
+// "\r\n" or a lone "\r", as the SSE rules say.
 type sseReader struct {
 	r    *bufio.Reader
 	line []byte
+	// skipLF is set after a line ended by "\r": a "\n" that follows it
+	// (maybe only in the next read) is the rest of that line end.
+	skipLF  bool
+	started bool // the first line was read (a leading BOM is dropped)
+	max     int  // line and event cap; 0 means MaxEvent
 }
 
 type sseEvent struct {
@@ -154,7 +219,8 @@ type sseEvent struct {
 
 // next returns the next event. Lines are joined per the SSE rules: data
 // lines accumulate until a blank line; a comment line is reported at once,
-// since it is a sign of life on its own.
+// since it is a sign of life on its own. An event whose data is empty
+// (`data:` alone) is not dispatched, as the SSE rules say.
 func (s *sseReader) next() (sseEvent, error) {
 	var data []byte
 	have := false
@@ -165,21 +231,29 @@ func (s *sseReader) next() (sseEvent, error) {
 			// rules discard it, and so does mm.
 			return sseEvent{}, err
 		}
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			value = bytes.TrimPrefix(value, []byte(" "))
+		}
 		switch {
 		case len(line) == 0:
-			if have {
+			if have && len(bytes.TrimSpace(data)) > 0 {
 				return sseEvent{data: data}, nil
 			}
+			data, have = data[:0], false
 		case line[0] == ':':
 			if !have {
 				return sseEvent{comment: true}, nil
 			}
-		case bytes.HasPrefix(line, []byte("data:")):
-			v := bytes.TrimPrefix(line[5:], []byte(" "))
+		case string(field) == "data":
 			if have {
 				data = append(data, '\n')
 			}
-			data = append(data, v...)
+			if len(data)+len(value) > s.limit() {
+				return sseEvent{}, s.tooLong()
+			}
+			data = append(data, value...)
 			have = true
 		default:
 			// event:, id:, retry: and unknown fields carry nothing mm uses.
@@ -187,28 +261,79 @@ func (s *sseReader) next() (sseEvent, error) {
 	}
 }
 
+func (s *sseReader) limit() int {
+	if s.max > 0 {
+		return s.max
+	}
+	return MaxEvent
+}
+
+func (s *sseReader) tooLong() error {
+	return engineErrorf("the server sent a stream event over %s — mm stopped reading it", mib(s.limit()))
+}
+
+// readLine returns the next line without its end. The returned slice is
+// valid until the next call.
 func (s *sseReader) readLine() ([]byte, error) {
 	s.line = s.line[:0]
 	for {
-		part, err := s.r.ReadSlice('\n')
-		s.line = append(s.line, part...)
-		if err == bufio.ErrBufferFull {
-			continue
+		if s.skipLF {
+			b, err := s.r.ReadByte()
+			if err != nil {
+				return nil, err
+			}
+			s.skipLF = false
+			if b != '\n' {
+				_ = s.r.UnreadByte()
+			}
 		}
-		if err != nil {
+		buf, err := s.peek()
+		if len(buf) == 0 {
 			if err == io.EOF && len(s.line) > 0 {
 				return nil, io.ErrUnexpectedEOF
 			}
 			return nil, err
 		}
-		return bytes.TrimRight(s.line, "\r\n"), nil
+		i := bytes.IndexAny(buf, "\r\n")
+		if i < 0 {
+			if len(s.line)+len(buf) > s.limit() {
+				return nil, s.tooLong()
+			}
+			s.line = append(s.line, buf...)
+			_, _ = s.r.Discard(len(buf))
+			continue
+		}
+		if len(s.line)+i > s.limit() {
+			return nil, s.tooLong()
+		}
+		s.line = append(s.line, buf[:i]...)
+		s.skipLF = buf[i] == '\r'
+		_, _ = s.r.Discard(i + 1)
+		if !s.started {
+			s.started = true
+			s.line = bytes.TrimPrefix(s.line, []byte("\xef\xbb\xbf"))
+		}
+		return s.line, nil
 	}
 }
 
+// peek returns what is buffered, reading more only when nothing is: a
+// line end already received is never held back waiting for more bytes.
+func (s *sseReader) peek() ([]byte, error) {
+	if n := s.r.Buffered(); n > 0 {
+		return s.r.Peek(n)
+	}
+	if _, err := s.r.Peek(1); err != nil {
+		return nil, err
+	}
+	return s.r.Peek(s.r.Buffered())
+}
+
 // readStream reads a chat-completions event stream to its end, calling cb
-// for every piece as it arrives, and returns the assembled reply.
-func readStream(ctx context.Context, body io.Reader, cb ai.ModelStreamCallback) (*reply, error) {
-	rep := &reply{}
+// for every piece as it arrives, and returns the assembled reply. limit
+// caps the answer (see answerLimit); 0 means no cap.
+func readStream(ctx context.Context, body io.Reader, limit int, cb ai.ModelStreamCallback) (*reply, error) {
+	rep := &reply{limit: limit}
 	sse := &sseReader{r: bufio.NewReaderSize(body, 64<<10)}
 	emit := func(c *ai.ModelResponseChunk) error {
 		if cb == nil {
@@ -222,6 +347,10 @@ func readStream(ctx context.Context, body io.Reader, cb ai.ModelStreamCallback) 
 		if err != nil {
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
+			}
+			var ee *EngineError
+			if errors.As(err, &ee) {
+				return rep, err
 			}
 			if errors.Is(err, io.EOF) && rep.finish != "" {
 				return rep, nil // no [DONE], but the answer was complete
@@ -254,7 +383,7 @@ func readStream(ctx context.Context, body io.Reader, cb ai.ModelStreamCallback) 
 		}
 		if rep.pieces == n {
 			// An event with nothing to show (the role chunk, the finish or
-			// usage chunk) still proves the server is alive.
+			// usage chunk): the watchdog does not take it for a token.
 			if err := emit(&ai.ModelResponseChunk{Custom: KeepAlive{}}); err != nil {
 				return rep, err
 			}
@@ -303,6 +432,9 @@ func (rep *reply) absorb(chunk *wireChunk, send func(*ai.ModelResponseChunk) err
 func (rep *reply) absorbDelta(d *wireDelta, emit func(*ai.ModelResponseChunk) error) error {
 	for _, r := range []*string{d.ReasoningContent, d.Reasoning} {
 		if r != nil && *r != "" {
+			if err := rep.grow(len(*r)); err != nil {
+				return err
+			}
 			rep.reasoning.WriteString(*r)
 			if err := emit(&ai.ModelResponseChunk{Content: []*ai.Part{ai.NewReasoningPart(*r, nil)}}); err != nil {
 				return err
@@ -310,25 +442,45 @@ func (rep *reply) absorbDelta(d *wireDelta, emit func(*ai.ModelResponseChunk) er
 		}
 	}
 	if d.Content != nil && *d.Content != "" {
+		if err := rep.grow(len(*d.Content)); err != nil {
+			return err
+		}
 		rep.text.WriteString(*d.Content)
 		if err := emit(&ai.ModelResponseChunk{Content: []*ai.Part{ai.NewTextPart(*d.Content)}}); err != nil {
 			return err
 		}
 	}
 	for _, tc := range d.ToolCalls {
-		c := rep.call(tc)
+		c, isNew, err := rep.call(tc)
+		if err != nil {
+			return err
+		}
 		if tc.ID != "" && c.ID == "" {
+			if err := rep.grow(len(tc.ID)); err != nil {
+				return err
+			}
 			c.ID = tc.ID
 		}
 		if tc.Function.Name != "" {
 			// The name is whole in its first delta; a server that repeats
 			// it in every delta must not make it grow.
 			if c.Name == "" || !strings.HasPrefix(c.Name, tc.Function.Name) {
+				if err := rep.grow(len(tc.Function.Name)); err != nil {
+					return err
+				}
 				c.Name += tc.Function.Name
 			}
 		}
 		piece := argumentsPiece(tc.Function.Arguments)
-		c.Arguments += piece
+		if piece == "" && !isNew {
+			// Nothing new: not a token (a server repeating empty deltas
+			// must not keep the watchdog fed).
+			continue
+		}
+		if err := rep.grow(len(piece)); err != nil {
+			return err
+		}
+		c.args.WriteString(piece)
 		part := ai.NewToolRequestPart(&ai.ToolRequest{Name: c.Name, Ref: c.ID, Input: piece, Partial: true})
 		part.Metadata = map[string]any{ToolCallDelta: c.Index}
 		if err := emit(&ai.ModelResponseChunk{Content: []*ai.Part{part}}); err != nil {
@@ -339,15 +491,20 @@ func (rep *reply) absorbDelta(d *wireDelta, emit func(*ai.ModelResponseChunk) er
 }
 
 // readJSON reads a non-streaming answer (some servers ignore stream:true).
-func readJSON(ctx context.Context, body []byte, cb ai.ModelStreamCallback) (*reply, error) {
+// limit caps the answer as in readStream.
+func readJSON(ctx context.Context, body []byte, limit int, cb ai.ModelStreamCallback) (*reply, error) {
 	var chunk wireChunk
-	if err := json.Unmarshal(body, &chunk); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&chunk); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, engineErrorf("the server's answer was truncated: its JSON ends after %d bytes", len(body))
+		}
 		return nil, engineErrorf("the server sent an answer that is not valid JSON: %s", clip(string(body), 200))
 	}
 	if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
 		return nil, engineErrorf("the server reported an error: %s", errorMessage(chunk.Error))
 	}
-	rep := &reply{done: true}
+	rep := &reply{done: true, limit: limit}
 	emit := func(c *ai.ModelResponseChunk) error {
 		if cb == nil {
 			return nil

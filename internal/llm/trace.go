@@ -3,23 +3,34 @@ package llm
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"mm/internal/ownfile"
 )
 
 // Tracer writes a pair of files per model call: the request body as sent
 // (indented) and the response body as received. Headers are never written
-// (they may hold an API key).
+// (they may hold an API key); a password in the URL is masked.
 //
 // Files: <YYYYMMDD-HHMMSS.mmm>-<name>-<NNNN>.request.json, then
 // ….response-<status>.sse (the SSE bytes, written as they arrive),
 // ….response-<status>.json (a whole JSON body, indented) or
 // ….response-error.txt (no response: method, URL and error).
+//
+// Traces hold whole conversations, in a project mm does not trust: the
+// directories are created 0700 through mm/internal/ownfile, never through
+// a symbolic link a cloned repository planted (.mm or .mm/traces as a
+// link), and each file is new (O_EXCL, 0600). The first failure to write
+// (a directory that cannot be created, a disk that is full, a directory
+// removed while mm runs) is reported once and ends tracing for the
+// process: the model calls go on, untraced.
 type Tracer struct {
 	// Dir is the configured directory; a relative one is resolved at each
 	// call against Cwd().
@@ -34,13 +45,10 @@ type Tracer struct {
 
 	count  atomic.Int64
 	warned sync.Once
+	broken atomic.Bool
 }
 
-// AbsDir is the directory the next call writes to, for the banner.
-func (t *Tracer) AbsDir() string {
-	if filepath.IsAbs(t.Dir) {
-		return filepath.Clean(t.Dir)
-	}
+func (t *Tracer) base() string {
 	cwd := ""
 	if t.Cwd != nil {
 		cwd = t.Cwd()
@@ -48,74 +56,150 @@ func (t *Tracer) AbsDir() string {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	return filepath.Join(cwd, t.Dir)
+	return cwd
+}
+
+// AbsDir is the directory the next call writes to, for the banner.
+func (t *Tracer) AbsDir() string {
+	if filepath.IsAbs(t.Dir) {
+		return filepath.Clean(t.Dir)
+	}
+	return filepath.Join(t.base(), t.Dir)
 }
 
 // traceCall is one model call's files. A nil *traceCall traces nothing, so
 // callers never check.
 type traceCall struct {
+	t      *Tracer
+	dir    string
 	prefix string
 }
 
 // begin starts the files of one call: it numbers the call and writes the
-// request. It returns nil when tracing is off or the directory cannot be
-// written (after saying so once).
+// request. It returns nil when tracing is off or broken (after saying so
+// once).
 func (t *Tracer) begin(body []byte) *traceCall {
-	if t == nil {
+	if t == nil || t.broken.Load() {
 		return nil
 	}
 	n := t.count.Add(1)
-	dir := t.AbsDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.fail(dir, err)
+	shown := t.AbsDir()
+	dir, err := ownfile.Dir(t.base(), t.Dir)
+	if err != nil {
+		t.fail(shown, err)
 		return nil
 	}
 	name := t.Name
 	if name == "" {
 		name = "mm"
 	}
-	tc := &traceCall{prefix: filepath.Join(dir, fmt.Sprintf("%s-%s-%04d", time.Now().Format("20060102-150405.000"), name, n))}
-	if err := os.WriteFile(tc.prefix+".request.json", indent(body), 0o644); err != nil {
-		t.fail(dir, err)
-		return nil
+	stamp := fmt.Sprintf("%s-%s-%04d", time.Now().Format("20060102-150405.000"), name, n)
+	tc := &traceCall{t: t, dir: dir}
+	// Another mm with the same name may write the same directory in the
+	// same millisecond: a file that exists already is never reused.
+	for i := 0; ; i++ {
+		tc.prefix = filepath.Join(dir, stamp)
+		if i > 0 {
+			tc.prefix += fmt.Sprintf("-%d", i)
+		}
+		err = tc.write(".request.json", indent(body))
+		if err == nil {
+			return tc
+		}
+		if !errors.Is(err, fs.ErrExist) || i >= 9 {
+			break
+		}
 	}
-	return tc
+	t.fail(dir, err)
+	return nil
 }
 
+// fail reports the first failure, once, and turns tracing off.
 func (t *Tracer) fail(dir string, err error) {
+	t.broken.Store(true)
 	t.warned.Do(func() {
 		if t.Warn != nil {
-			t.Warn(fmt.Sprintf("[trace: cannot write to %s: %v — nothing is traced]", dir, err))
+			t.Warn(fmt.Sprintf("[trace: cannot write to %s: %s — nothing is traced]", dir, Redact(err.Error())))
 		}
 	})
 }
 
-// stream opens the file that receives the SSE bytes as they arrive.
-func (tc *traceCall) stream(status int) io.WriteCloser {
-	if tc == nil {
-		return nil
-	}
-	f, err := os.Create(fmt.Sprintf("%s.response-%d.sse", tc.prefix, status))
+// write creates the file prefix+suffix with data.
+func (tc *traceCall) write(suffix string, data []byte) error {
+	f, err := ownfile.Create(tc.prefix + suffix)
 	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// traceStream receives the SSE bytes of one response as they arrive.
+type traceStream struct {
+	tc   *traceCall
+	f    *os.File
+	dead bool
+}
+
+// write appends to the trace; a failure drops the file and is reported
+// once. It never fails the caller.
+func (s *traceStream) write(p []byte) {
+	if s.dead {
+		return
+	}
+	if _, err := s.f.Write(p); err != nil {
+		s.dead = true
+		_ = s.f.Close()
+		s.tc.t.fail(s.tc.dir, err)
+	}
+}
+
+func (s *traceStream) Close() error {
+	if s.dead {
 		return nil
 	}
-	return f
+	s.dead = true
+	if err := s.f.Close(); err != nil {
+		s.tc.t.fail(s.tc.dir, err)
+	}
+	return nil
+}
+
+// stream opens the file that receives the SSE bytes as they arrive.
+func (tc *traceCall) stream(status int) *traceStream {
+	if tc == nil || tc.t.broken.Load() {
+		return nil
+	}
+	f, err := ownfile.Create(fmt.Sprintf("%s.response-%d.sse", tc.prefix, status))
+	if err != nil {
+		tc.t.fail(tc.dir, err)
+		return nil
+	}
+	return &traceStream{tc: tc, f: f}
 }
 
 // json writes a whole JSON response body, indented when it parses.
 func (tc *traceCall) json(status int, body []byte) {
-	if tc == nil {
+	if tc == nil || tc.t.broken.Load() {
 		return
 	}
-	_ = os.WriteFile(fmt.Sprintf("%s.response-%d.json", tc.prefix, status), indent(body), 0o644)
+	if err := tc.write(fmt.Sprintf(".response-%d.json", status), indent(body)); err != nil {
+		tc.t.fail(tc.dir, err)
+	}
 }
 
 // failure records a call that got no response at all.
 func (tc *traceCall) failure(method, url string, err error) {
-	if tc == nil {
+	if tc == nil || tc.t.broken.Load() {
 		return
 	}
-	_ = os.WriteFile(tc.prefix+".response-error.txt", fmt.Appendf(nil, "%s %s\n%v\n", method, url, err), 0o644)
+	text := fmt.Appendf(nil, "%s %s\n%s\n", method, RedactURL(url), redactErr(err))
+	if err := tc.write(".response-error.txt", text); err != nil {
+		tc.t.fail(tc.dir, err)
+	}
 }
 
 func indent(body []byte) []byte {
