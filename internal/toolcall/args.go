@@ -256,11 +256,11 @@ func (n *normalizer) object(o *objSchema, args map[string]any, xml, top bool) ma
 		}
 		if t := matchKey(o, k); t != "" {
 			if _, dup := out[t]; dup {
-				n.note("dropped argument " + k + " (duplicate of " + t + ")")
+				n.note("dropped argument " + echoName(k) + " (duplicate of " + t + ")")
 				continue
 			}
 			out[t] = args[k]
-			n.note("argument " + k + " → " + t)
+			n.note("argument " + echoName(k) + " → " + t)
 			continue
 		}
 		leftovers = append(leftovers, k)
@@ -270,7 +270,7 @@ func (n *normalizer) object(o *objSchema, args map[string]any, xml, top bool) ma
 		leftovers = n.flattenedItems(o, args, out, leftovers)
 	}
 	for _, k := range leftovers {
-		n.note("dropped argument " + k)
+		n.note("dropped argument " + echoName(k))
 	}
 
 	for _, name := range o.names {
@@ -385,7 +385,7 @@ func (n *normalizer) flattenedItems(o *objSchema, args, out map[string]any, left
 					item[k] = args[k]
 				}
 				out[name] = []any{item}
-				n.note(strings.Join(left, "/") + " wrapped into " + name)
+				n.note(echoText(strings.Join(left, "/")) + " wrapped into " + name)
 				return nil
 			}
 			continue
@@ -406,7 +406,7 @@ func (n *normalizer) flattenedItems(o *objSchema, args, out map[string]any, left
 			continue
 		}
 		out[name] = []any{item}
-		n.note(strings.Join(moved, "/") + " → " + name + ": [{" + strings.Join(p.items.required, ", ") + "}]")
+		n.note(echoText(strings.Join(moved, "/")) + " → " + name + ": [{" + strings.Join(p.items.required, ", ") + "}]")
 		left = rest
 	}
 	return left

@@ -676,7 +676,7 @@ func (sc *scan) gemma(start, p int, strong bool) (group, bool) {
 		if k := strings.Index(s[r:], "<tool_call|>"); k >= 0 {
 			end = r + k + len("<tool_call|>")
 		}
-		c := candidate{name: name, fail: failSyntax, msg: `positional BEGIN_ARG blocks have no argument names; write call:` + name + `{key:<|"|>value<|"|>}`, fromText: true, format: "gemma"}
+		c := candidate{name: name, fail: failSyntax, msg: `positional BEGIN_ARG blocks have no argument names; write call:` + echoName(name) + `{key:<|"|>value<|"|>}`, fromText: true, format: "gemma"}
 		return group{start: start, end: end, cands: []candidate{c}}, true
 	}
 	if r >= len(s) {
@@ -852,7 +852,7 @@ func pyArgs(s, name string, p int) (candidate, int, bool) {
 			if r.fail != failNone {
 				c.fail, c.msg, c.key = r.fail, r.msg, r.key
 				if r.fail == failSyntax {
-					c.msg = "the value of " + key + " is not a literal"
+					c.msg = "the value of " + echoName(key) + " is not a literal"
 				}
 				return c, r.end, true
 			}

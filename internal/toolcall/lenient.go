@@ -617,7 +617,7 @@ func (p *lenient) object() map[string]any {
 			p.i++
 			return m
 		default:
-			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" after the value of "+k)
+			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" after the value of "+echoName(k))
 			return m
 		}
 	}

@@ -133,10 +133,11 @@ func emit(res *Result, ts *toolset, c candidate, truncated bool) {
 		if call != nil {
 			name = call.Name
 		}
-		res.Rejections = append(res.Rejections, Rejection{Name: c.name, Truncated: true, Reason: cutReason(name)})
+		res.Rejections = append(res.Rejections, Rejection{Name: echoName(c.name), Truncated: true, Reason: cutReason(echoName(name))})
 		return
 	}
 	if rej != nil {
+		rej.Name = echoName(rej.Name)
 		res.Rejections = append(res.Rejections, *rej)
 		return
 	}
@@ -165,6 +166,7 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 	if display == "" {
 		display = c.name
 	}
+	display = echoName(display)
 	if c.fail == failEOF {
 		return nil, &Rejection{Name: c.name, Truncated: true, Reason: neverClosesReason(ts.resolve(c.name), display)}, false
 	}
@@ -190,13 +192,13 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 	}
 	switch c.fail {
 	case failUndelimited:
-		key := c.key
+		key := echoName(c.key)
 		if key == "" {
 			key = "a value"
 		}
 		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("%s: the value of %s is not quoted and runs over several lines, so where it ends cannot be known; it was not run — send it as a quoted JSON string", name, key)}, false
 	case failSyntax:
-		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call could not be read (%s); it was not run — send them as one JSON object", name, c.msg)}, false
+		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call could not be read (%s); it was not run — send them as one JSON object", name, echoText(c.msg))}, false
 	}
 
 	var repairs []string
@@ -204,7 +206,7 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 		repairs = append(repairs, "call recovered from the text ("+c.format+")")
 	}
 	if name != c.name {
-		repairs = append(repairs, "name "+c.name+" → "+name)
+		repairs = append(repairs, "name "+echoName(c.name)+" → "+name)
 	}
 	repairs = append(repairs, c.notes...)
 
