@@ -95,7 +95,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	if base == "" {
 		base = cwd
 	}
-	servers, lspWarnings := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv()})
+	servers, lspWarnings := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	reg, found, warnings := toolsWith(cfg, cwd, base, servers)
 	e := &Engine{
 		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, SkillWarnings: warnings, Skills: found,
@@ -123,7 +123,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 // skillsBase the directory a relative skillsDir is resolved against.
 func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, found []skills.Skill, warnings []string) {
 	// Looking the servers up starts none: there is nothing to stop.
-	servers, _ := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd})
+	servers, _ := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	return toolsWith(cfg, cwd, skillsBase, servers)
 }
 
@@ -131,7 +131,7 @@ func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, fou
 func toolsWith(cfg *config.Config, cwd, skillsBase string, servers *lsp.Manager) (reg *tools.Registry, found []skills.Skill, warnings []string) {
 	reg = tools.NewRegistry()
 	if cfg.BashTool {
-		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(), MaxOutput: cfg.MaxOutput}))
+		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(cfg.APIKeyEnv), MaxOutput: cfg.MaxOutput}))
 	}
 	if cfg.SkillsDir != "" {
 		dir := skills.Resolve(cfg.SkillsDir, skillsBase)

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"testing/fstest"
 
@@ -39,10 +41,41 @@ func NewGenkit(ctx context.Context) *genkit.Genkit {
 
 var savedEnv []string
 
-// ChildEnv is the environment for commands mm runs: mm's own, plus the
-// Genkit variables NewGenkit took out of it.
-func ChildEnv() []string {
-	return append(os.Environ(), savedEnv...)
+// ChildEnv is the environment for the commands mm runs (the bash tool, the
+// language servers): mm's own, plus the Genkit variables NewGenkit took out
+// of it, minus what holds a secret the model must not read with `env`:
+// SecretEnv(apiKeyEnv).
+func ChildEnv(apiKeyEnv ...string) []string {
+	drop := SecretEnv(apiKeyEnv...)
+	var env []string
+	for _, kv := range append(os.Environ(), savedEnv...) {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(drop, name) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// SecretEnv are the variables kept from mm's children: the configured
+// apiKeyEnv names, every provider's default key variable (LLAMA_API_KEY,
+// LLMMAN_API_KEY, OLLAMA_API_KEY: a key for another server is a secret
+// too), and AGENT_BASE_URL, whose URL may hold a password or a token.
+// The other AGENT_ variables (provider, model, yolo, trace) are settings,
+// not secrets, and stay.
+func SecretEnv(apiKeyEnv ...string) []string {
+	drop := []string{"AGENT_BASE_URL"}
+	for _, p := range providers {
+		if p.APIKeyEnv != "" {
+			drop = append(drop, p.APIKeyEnv)
+		}
+	}
+	for _, k := range apiKeyEnv {
+		if k != "" {
+			drop = append(drop, k)
+		}
+	}
+	return drop
 }
 
 // DefineModel registers the client as a Genkit model named
