@@ -45,9 +45,9 @@ func TestKillDuringWrite(t *testing.T) {
 	newText := "MARKER-NEW\n" + body
 	edit := `{"path":"big.txt","edits":[{"old":"MARKER-OLD","new":"MARKER-NEW"}]}`
 
-	// One run that is not killed measures how long the write lasts: from
+	// A run that is not killed measures how long the write lasts: from
 	// the moment mm holds a file open in the directory other than big.txt
-	// (the temporary file) to its exit.
+	// (the temporary file) to the moment it no longer does.
 	runOnce := func(kill bool, window time.Duration) (string, time.Duration, bool) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(oldText), 0o644); err != nil {
@@ -101,9 +101,16 @@ func TestKillDuringWrite(t *testing.T) {
 		}
 		return dir, writeEnd.Sub(writeStart), killed
 	}
-	dir, window, _ := runOnce(false, 0)
-	if b, err := os.ReadFile(filepath.Join(dir, "big.txt")); err != nil || string(b) != newText {
-		t.Fatalf("the unkilled run did not write the file: %v", err)
+	// The shortest of three unkilled runs, so that most kills land
+	// within the write.
+	window := time.Hour
+	for range 3 {
+		dir, w, _ := runOnce(false, 0)
+		if b, err := os.ReadFile(filepath.Join(dir, "big.txt")); err != nil || string(b) != newText {
+			t.Fatalf("the unkilled run did not write the file: %v", err)
+		}
+		window = min(window, w)
+		os.RemoveAll(dir)
 	}
 	t.Logf("%d MB: the write lasts about %v", mb, window)
 
