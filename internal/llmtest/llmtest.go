@@ -54,6 +54,19 @@ const (
 	FaultMalformedLine       Fault = "malformed-line"         // after FaultAfter chunks, a `data: {not json` line, then the rest of the stream
 	FaultErrorEvent          Fault = "error-event"            // after FaultAfter chunks, `data: {"error":{...}}\n\n` then the end of the body without [DONE]
 	FaultLengthInToolCall    Fault = "length-in-tool-call"    // stream the tool call's arguments cut in the middle, finish_reason "length"
+
+	// Hostile or broken servers: what mm must survive without hanging or
+	// filling its memory.
+	FaultPingOnly      Fault = "ping-only"       // 200, then only `:` comments forever (every ChunkDelay, default 50ms), never a data event
+	FaultPingMidStream Fault = "ping-mid-stream" // FaultAfter data events, then `:` comments and empty chunks forever, never another token
+	FaultHugeLine      Fault = "huge-line"       // after FaultAfter data events, one content event FaultBytes long (default 64 MiB) on a single line
+	FaultHugeAnswer    Fault = "huge-answer"     // after FaultAfter data events, 64 KiB content events up to FaultBytes (default 64 MiB), then the end of the stream
+	FaultEmptyData     Fault = "empty-data"      // after FaultAfter data events, empty `data:` events (no data: skipped by the SSE rules), then the rest
+	FaultCREndings     Fault = "cr-endings"      // every line of the stream ends with a lone "\r"
+	FaultCRLFEndings   Fault = "crlf-endings"    // every line ends with "\r\n", each flushed between the "\r" and the "\n"
+	FaultTruncatedJSON Fault = "truncated-json"  // a JSON answer (even to stream:true) announced whole by Content-Length, half sent, connection closed
+	FaultShortJSON     Fault = "short-json"      // a JSON answer without Content-Length that ends cleanly after half of it
+	FaultHugeJSON      Fault = "huge-json"       // a JSON answer whose content is FaultBytes long (default 40 MiB)
 )
 
 // Faults lists every fault but FaultNone, for validation and documentation.
@@ -61,6 +74,8 @@ var Faults = []Fault{
 	FaultHangBeforeFirstByte, FaultHangAfterHeaders, FaultHangMidStream, FaultDrop,
 	FaultHTTP500, FaultHTTP503, FaultHTTP400Context, FaultMalformedLine,
 	FaultErrorEvent, FaultLengthInToolCall,
+	FaultPingOnly, FaultPingMidStream, FaultHugeLine, FaultHugeAnswer, FaultEmptyData,
+	FaultCREndings, FaultCRLFEndings, FaultTruncatedJSON, FaultShortJSON, FaultHugeJSON,
 }
 
 func (f Fault) valid() bool {
@@ -78,7 +93,8 @@ func (f Fault) valid() bool {
 // midStream reports whether the fault happens after FaultAfter data events.
 func (f Fault) midStream() bool {
 	switch f {
-	case FaultHangMidStream, FaultDrop, FaultMalformedLine, FaultErrorEvent:
+	case FaultHangMidStream, FaultDrop, FaultMalformedLine, FaultErrorEvent,
+		FaultPingMidStream, FaultHugeLine, FaultHugeAnswer, FaultEmptyData:
 		return true
 	}
 	return false
@@ -103,6 +119,9 @@ type Turn struct {
 	Fault          Fault
 	FaultAfter     int    // number of data events sent before a mid-stream fault
 	ErrorMessage   string // message for HTTP/error-event faults ("" = a sensible default)
+	// FaultBytes is the size of huge-line, huge-answer and huge-json
+	// (0 = their default).
+	FaultBytes int
 	// Fixture replays a capture by case name (see FixtureNames): status
 	// line and headers from <name>.headers.txt (except Transfer-Encoding and
 	// Keep-Alive, which Go's server manages itself), body bytes of
@@ -610,6 +629,8 @@ func (s *Server) chat(w *statusWriter, r *http.Request, req *Request, n int) str
 
 	var err error
 	switch {
+	case turn.Fault.jsonFault():
+		err = s.jsonFault(w, ctx, req, &turn)
 	case turn.Fixture != "":
 		err = s.replay(w, ctx, &turn)
 	case boolAt(req.JSON, "stream"):

@@ -27,6 +27,7 @@ type scriptTurn struct {
 	Fault          string         `yaml:"fault"`
 	FaultAfter     int            `yaml:"faultAfter"`
 	ErrorMessage   string         `yaml:"errorMessage"`
+	FaultBytes     int            `yaml:"faultBytes"`
 	Fixture        string         `yaml:"fixture"`
 }
 
@@ -133,6 +134,7 @@ func ParseScript(data []byte) ([]Turn, error) {
 			Fault:          Fault(st.Fault),
 			FaultAfter:     st.FaultAfter,
 			ErrorMessage:   st.ErrorMessage,
+			FaultBytes:     st.FaultBytes,
 			Fixture:        st.Fixture,
 		}
 		if st.Usage != nil {

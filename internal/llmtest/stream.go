@@ -1,8 +1,10 @@
 package llmtest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"regexp"
@@ -281,19 +283,75 @@ func (s *Server) play(w *statusWriter, ctx context.Context, code int, evs []even
 		return s.hang(w, ctx)
 	}
 	first := true
+	// send writes and flushes b, with the line ends of the cr-endings and
+	// crlf-endings faults.
+	send := func(b []byte) error {
+		flush := func(p []byte) error {
+			if _, err := w.Write(p); err != nil {
+				return errGone
+			}
+			if err := rc.Flush(); err != nil {
+				return errGone
+			}
+			return nil
+		}
+		switch t.Fault {
+		case FaultCREndings:
+			return flush(bytes.ReplaceAll(b, []byte("\n"), []byte("\r")))
+		case FaultCRLFEndings:
+			// Each "\r" is the last byte of one flush and its "\n" the
+			// first of the next: a client reading "\r" must not take the
+			// "\n" for an empty line.
+			for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+				if len(line) == 0 || line[len(line)-1] != '\n' {
+					if err := flush(line); err != nil {
+						return err
+					}
+					continue
+				}
+				if err := flush(append(line[:len(line)-1:len(line)-1], '\r')); err != nil {
+					return err
+				}
+				if err := flush([]byte("\n")); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return flush(b)
+	}
 	write := func(b []byte) error {
 		if !first && !s.sleep(ctx, t.ChunkDelay) {
 			_ = s.drop(w)
 			return errGone
 		}
 		first = false
-		if _, err := w.Write(b); err != nil {
-			return errGone
+		return send(b)
+	}
+	// pings sends keep-alives (and, with chunks, empty chunks) until the
+	// client goes away, then cuts the connection.
+	pings := func(chunks bool) error {
+		every := t.ChunkDelay
+		if every <= 0 {
+			every = 50 * time.Millisecond
 		}
-		if err := rc.Flush(); err != nil {
-			return errGone
+		for {
+			if err := send([]byte(":\n\n")); err != nil {
+				return err
+			}
+			if chunks {
+				if err := send([]byte(`data: {"choices":[{"finish_reason":null,"index":0,"delta":{}}],"object":"chat.completion.chunk"}` + "\n\n")); err != nil {
+					return err
+				}
+			}
+			if !s.sleep(ctx, every) {
+				_ = s.drop(w)
+				return errGone
+			}
 		}
-		return nil
+	}
+	if t.Fault == FaultPingOnly {
+		return pings(false)
 	}
 	for range t.KeepAlives {
 		if err := write([]byte(":\n\n")); err != nil {
@@ -317,6 +375,23 @@ func (s *Server) play(w *statusWriter, ctx context.Context, code int, evs []even
 				msg = "llmtest: scripted error after the stream started"
 			}
 			return true, write([]byte("data: " + errorBody(500, msg, "server_error") + "\n\n"))
+		case FaultPingMidStream:
+			return true, pings(true)
+		case FaultEmptyData:
+			if err := write([]byte("data:\n\n")); err != nil {
+				return true, err
+			}
+			return false, write([]byte("data: \n\n"))
+		case FaultHugeLine:
+			return false, s.hugeLine(send, t.bytesOr(64<<20))
+		case FaultHugeAnswer:
+			piece := `data: {"choices":[{"finish_reason":null,"index":0,"delta":{"content":"` + strings.Repeat("x", 64<<10) + `"}}],"object":"chat.completion.chunk"}` + "\n\n"
+			for n := 0; n < t.bytesOr(64<<20); n += 64 << 10 {
+				if err := write([]byte(piece)); err != nil {
+					return true, err
+				}
+			}
+			return false, nil
 		}
 		return false, nil
 	}
@@ -351,6 +426,75 @@ func (s *Server) play(w *statusWriter, ctx context.Context, code int, evs []even
 	if pending { // a replayed body without [DONE]
 		_, err := fault()
 		return err
+	}
+	return nil
+}
+
+// bytesOr is FaultBytes, or def when it is not set.
+func (t *Turn) bytesOr(def int) int {
+	if t.FaultBytes > 0 {
+		return t.FaultBytes
+	}
+	return def
+}
+
+// hugeLine sends one content event of n content bytes on a single line, in
+// 64 KiB writes.
+func (s *Server) hugeLine(send func([]byte) error, n int) error {
+	if err := send([]byte(`data: {"choices":[{"finish_reason":null,"index":0,"delta":{"content":"`)); err != nil {
+		return err
+	}
+	block := []byte(strings.Repeat("x", 64<<10))
+	for sent := 0; sent < n; sent += len(block) {
+		if err := send(block[:min(len(block), n-sent)]); err != nil {
+			return err
+		}
+	}
+	return send([]byte(`"}}],"object":"chat.completion.chunk"}` + "\n\n"))
+}
+
+// jsonFault reports the faults that answer with a JSON body whatever the
+// request asked.
+func (f Fault) jsonFault() bool {
+	return f == FaultTruncatedJSON || f == FaultShortJSON || f == FaultHugeJSON
+}
+
+// jsonFault answers with a broken or huge JSON body, as a server that
+// ignores stream:true would.
+func (s *Server) jsonFault(w *statusWriter, ctx context.Context, req *Request, t *Turn) error {
+	llamaHeaders(w.Header())
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	rc := http.NewResponseController(w)
+	switch t.Fault {
+	case FaultHugeJSON:
+		n := t.bytesOr(40 << 20)
+		head := `{"choices":[{"finish_reason":"stop","index":0,"message":{"role":"assistant","content":"`
+		tail := `"}}],"object":"chat.completion"}`
+		w.Header().Set("Content-Length", strconv.Itoa(len(head)+n+len(tail)))
+		w.WriteHeader(http.StatusOK)
+		if _, err := io.WriteString(w, head); err != nil {
+			return errGone
+		}
+		block := []byte(strings.Repeat("x", 64<<10))
+		for sent := 0; sent < n; sent += len(block) {
+			if _, err := w.Write(block[:min(len(block), n-sent)]); err != nil {
+				return errGone
+			}
+		}
+		_, err := io.WriteString(w, tail)
+		return err
+	}
+	body := s.llamaMessage(s.answerFor(req, t))
+	if t.Fault == FaultTruncatedJSON {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body[:len(body)/2])
+	if err := rc.Flush(); err != nil {
+		return errGone
+	}
+	if t.Fault == FaultTruncatedJSON {
+		return s.drop(w)
 	}
 	return nil
 }
