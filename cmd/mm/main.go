@@ -10,13 +10,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"mm/internal/config"
 	"mm/internal/engine"
+	"mm/internal/interrupt"
 	"mm/internal/oneshot"
 	"mm/internal/repl"
+	"mm/internal/termsafe"
 	"mm/internal/ui"
 	"mm/internal/version"
 	"mm/internal/webmd/fetchcmd"
@@ -82,10 +82,11 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 
 	cfg, err := config.Load(cfgPath, os.Getenv)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		// The message quotes the file, which may come with the project.
+		fmt.Fprintln(stderr, termsafe.Text(err.Error()))
 		return oneshot.ExitConfig
 	}
-	warn := func(s string) { fmt.Fprintln(stderr, s) }
+	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
 	if !promptSet {
 		notice := ""
 		if *tui || cfg.TUI {
@@ -119,10 +120,11 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	defer eng.Close()
 	for _, w := range append(cfg.Warnings, eng.Warnings...) {
-		fmt.Fprintln(stderr, w)
+		warn(w)
 	}
-	// After engine.Start: Genkit's Init resets the signal handlers.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// After engine.Start: Genkit's Init resets the signal handlers. A
+	// second Ctrl-C ends mm at once.
+	ctx, stop := interrupt.Context(context.Background(), stderr)
 	defer stop()
 	p := ui.NewPrinter(stdout, stderr, cfg.ShowThinking, cfg.PreviewLines)
 	defer p.Close()

@@ -121,6 +121,15 @@ func (s *ptySession) exit() error {
 	}
 }
 
+// answer presses a key at a permission prompt once the prompt has been on
+// screen longer than mm's guard time (500 ms), as a person reading it
+// does: a key that comes sooner is type-ahead, never an answer.
+func (s *ptySession) answer(k string) {
+	s.t.Helper()
+	time.Sleep(700 * time.Millisecond)
+	s.send(k)
+}
+
 func call(name, args string) llmtest.Turn {
 	return llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: name, Arguments: args}}}
 }
@@ -181,19 +190,19 @@ func TestREPLPermissionKeys(t *testing.T) {
 	s.ask("a")
 	s.expect("🔐 bash touch a")
 	s.expect("[a] allow once")
-	s.send("a")
+	s.answer("a")
 	s.expect("allowed once")
 	s.expect("one")
 
 	s.ask("r")
 	s.expect("🔐 write_file b.txt")
-	s.send("r")
+	s.answer("r")
 	s.expect("refused")
 	s.expect("two")
 
 	s.ask("s")
 	s.expect("🔐 bash touch c")
-	s.send("s")
+	s.answer("s")
 	s.expect("allowed for the session")
 	s.expect("🛠️ bash: touch d")
 	s.expect("three")
@@ -203,7 +212,7 @@ func TestREPLPermissionKeys(t *testing.T) {
 
 	s.ask("n")
 	s.expect("🔐 edit_file keep.txt")
-	s.send("n")
+	s.answer("n")
 	s.expect("refused for the session")
 	s.expect("four")
 	if strings.Count(s.text(), "🔐 edit_file") != 1 {

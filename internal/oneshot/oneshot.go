@@ -15,6 +15,7 @@ import (
 
 	"mm/internal/agent"
 	"mm/internal/llm"
+	"mm/internal/termsafe"
 	"mm/internal/ui"
 )
 
@@ -69,7 +70,8 @@ func Run(ctx context.Context, a *agent.Agent, question string, p *ui.Printer, di
 	return ExitCode(err, p.Err)
 }
 
-// ExitCode prints err (if any) and maps it to the exit code.
+// ExitCode prints err (if any) and maps it to the exit code. The message
+// may quote what a server sent: it is sanitised like everything printed.
 func ExitCode(err error, w io.Writer) int {
 	if err == nil {
 		return ExitOK
@@ -78,16 +80,16 @@ func ExitCode(err error, w io.Writer) int {
 	var ee *llm.EngineError
 	switch {
 	case errors.As(err, &stop):
-		fmt.Fprintln(w, stop.Error())
+		fmt.Fprintln(w, termsafe.Text(stop.Error()))
 		return ExitStopped
 	case errors.As(err, &ee):
-		fmt.Fprintln(w, ee.Error())
+		fmt.Fprintln(w, termsafe.Text(ee.Error()))
 		return ExitEngine
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(w, "[interrupted]")
 		return ExitCanceled
 	}
-	fmt.Fprintf(w, "[engine error: %v]\n", err)
+	fmt.Fprintln(w, termsafe.Text(fmt.Sprintf("[engine error: %v]", err)))
 	return ExitEngine
 }
 

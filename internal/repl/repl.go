@@ -12,17 +12,19 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/chzyer/readline"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"mm/internal/agent"
 	"mm/internal/engine"
 	"mm/internal/llm"
+	"mm/internal/termsafe"
 	"mm/internal/ui"
 )
 
@@ -42,11 +44,20 @@ type REPL struct {
 	rt   *router
 	fd   int
 
-	mu       sync.Mutex
-	permWait chan rune // a permission prompt is waiting for a key
-	typed    []rune    // type-ahead during a turn
-	next     string    // a question typed during the turn, to ask next
-	quit     bool
+	mu        sync.Mutex
+	permWait  chan agent.Decision // a permission prompt is waiting for its answer
+	permShown time.Time           // when the prompt appeared
+	lastKey   time.Time           // when the last key of the turn arrived
+	typed     []rune              // type-ahead during a turn
+	next      string              // a question typed during the turn, to ask next
+	quit      bool
+	inTurn    bool
+	stopping  bool // the turn was asked to stop: another Ctrl-C ends mm
+	now       func() time.Time
+	exit      func(code int) // os.Exit unless a test sets it
+	// restoreTerm puts the terminal back as mm found it, for an exit that
+	// skips the deferred restores.
+	restoreTerm func()
 
 	// readLine reads one line in the plain (non-terminal) session.
 	readLine func() (string, bool)
@@ -61,10 +72,10 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 		opts.Out = os.Stdout
 	}
 	cfg := eng.Config
-	r := &REPL{eng: eng, opts: opts, p: ui.NewPrinter(opts.Out, opts.Out, cfg.ShowThinking, cfg.PreviewLines), fd: int(opts.In.Fd())}
+	r := &REPL{eng: eng, opts: opts, p: ui.NewPrinter(opts.Out, opts.Out, cfg.ShowThinking, cfg.PreviewLines), fd: int(opts.In.Fd()), now: time.Now}
 	defer r.p.Close()
-	r.banner(ctx)
 	if term.IsTerminal(r.fd) && term.IsTerminal(int(opts.Out.Fd())) {
+		r.banner(ctx)
 		return r.interactive(ctx)
 	}
 	return r.plain(ctx)
@@ -88,37 +99,64 @@ func (r *REPL) banner(ctx context.Context) {
 func (r *REPL) interactive(ctx context.Context) int {
 	r.rt = newRouter()
 	go r.rt.run(r.opts.In)
-	history := ""
-	if dir := filepath.Join(r.eng.Cwd, ".mm"); os.MkdirAll(dir, 0o755) == nil {
-		history = filepath.Join(dir, "history")
-	}
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:            "› ",
-		HistoryFile:       history,
-		HistoryLimit:      1000,
-		HistorySearchFold: true,
-		Stdin:             r.rt.pipe,
-		Stdout:            r.opts.Out,
-		Stderr:            r.opts.Out,
-		InterruptPrompt:   "^C",
-		EOFPrompt:         "",
+		Prompt: "› ",
+		// mm keeps the history file itself (history.go): readline's own
+		// would follow a symbolic link planted in the project.
+		DisableAutoSaveHistory: true,
+		HistoryLimit:           historyLimit,
+		HistorySearchFold:      true,
+		Stdin:                  r.rt.pipe,
+		Stdout:                 r.opts.Out,
+		Stderr:                 r.opts.Out,
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "",
 	})
 	if err != nil {
 		fmt.Fprintf(r.opts.Out, "[error: cannot start the line editor: %v]\n", err)
 		return 1
 	}
 	defer rl.Close()
+	hist, warning := openHistory(r.eng.Cwd)
+	if warning != "" {
+		r.p.Notice(warning)
+	}
+	defer hist.close()
+	for _, line := range hist.lines {
+		rl.SaveHistory(line)
+	}
 	// A SIGINT can still arrive between modes (the terminal is briefly in
 	// its normal mode): it must not kill mm.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	if orig, err := unix.IoctlGetTermios(r.fd, unix.TCGETS); err == nil {
+		r.restoreTerm = func() {
+			_ = unix.IoctlSetTermios(r.fd, unix.TCSETS, orig)
+			io.WriteString(r.opts.Out, bracketedPasteOff)
+		}
+	}
 	go func() {
+		terms := 0 // SIGTERMs received during the turn
 		for s := range sigs {
+			r.mu.Lock()
+			inTurn := r.inTurn
 			if s == syscall.SIGTERM {
-				r.mu.Lock()
 				r.quit = true
-				r.mu.Unlock()
+			}
+			r.mu.Unlock()
+			switch {
+			case s == syscall.SIGTERM && (!inTurn || terms > 0):
+				// SIGTERM at the prompt, or a second one while the turn
+				// stops: mm ends at once, whatever it is doing.
+				r.exitNow(exitCode(s))
+			case !inTurn:
+				// A SIGINT at the prompt stops nothing, and must not be
+				// kept to stop the next question.
+				continue
+			}
+			if s == syscall.SIGTERM {
+				terms++
 			}
 			r.rt.send(key{kind: keyInterrupt})
 		}
@@ -138,10 +176,13 @@ func (r *REPL) interactive(ctx context.Context) int {
 			if err != nil { // Ctrl-D on an empty line, or the input ended
 				break
 			}
+			rl.SaveHistory(in)
+			hist.add(in)
 			line = r.rt.expand(in)
 		} else {
-			fmt.Fprintf(r.opts.Out, "› %s\n", line)
+			fmt.Fprintf(r.opts.Out, "› %s\n", termsafe.Text(line))
 			rl.SaveHistory(line)
+			hist.add(line)
 		}
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -165,9 +206,40 @@ func (r *REPL) plain(ctx context.Context) int {
 		}
 		return strings.TrimRight(s, "\r\n"), true
 	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
+	var sig struct {
+		sync.Mutex
+		cancel   context.CancelFunc // the running turn's; nil while idle
+		stopping bool
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	// The banner once the signals are watched: a Ctrl-C from then on
+	// never kills mm.
+	r.banner(ctx)
+	go func() {
+		for s := range sigs {
+			sig.Lock()
+			switch {
+			case sig.cancel == nil && s == os.Interrupt:
+				// Idle: nothing to stop, and nothing is kept to stop
+				// the next question.
+			case sig.cancel == nil || sig.stopping:
+				// SIGTERM while idle, or a second signal while the turn
+				// stops: mm ends at once.
+				r.exitNow(exitCode(s))
+			default:
+				sig.stopping = true
+				sig.cancel()
+				if s == syscall.SIGTERM {
+					r.mu.Lock()
+					r.quit = true
+					r.mu.Unlock()
+				}
+			}
+			sig.Unlock()
+		}
+	}()
 	for !r.quitting() {
 		line, ok := r.readLine()
 		if !ok {
@@ -177,17 +249,38 @@ func (r *REPL) plain(ctx context.Context) int {
 			continue
 		}
 		tctx, cancel := context.WithCancel(ctx)
-		go func() {
-			select {
-			case <-sigs:
-				cancel()
-			case <-tctx.Done():
-			}
-		}()
+		sig.Lock()
+		sig.cancel, sig.stopping = cancel, false
+		sig.Unlock()
 		r.ask(tctx, line)
+		sig.Lock()
+		sig.cancel = nil
+		sig.Unlock()
 		cancel()
 	}
 	return 0
+}
+
+// exitNow ends mm at once, the terminal restored: the user asked twice.
+func (r *REPL) exitNow(code int) {
+	r.p.Close()
+	if r.restoreTerm != nil {
+		r.restoreTerm()
+	}
+	fmt.Fprintln(r.opts.Out, "[interrupted]")
+	if r.exit != nil {
+		r.exit(code)
+		return
+	}
+	os.Exit(code)
+}
+
+// exitCode is the shell's code for a process ended by s.
+func exitCode(s os.Signal) int {
+	if s == syscall.SIGTERM {
+		return 128 + int(syscall.SIGTERM)
+	}
+	return 130
 }
 
 func (r *REPL) quitting() bool {
@@ -212,6 +305,14 @@ func (r *REPL) turn(ctx context.Context, question string) {
 	defer restore()
 	r.rt.setTurn(true)
 	defer r.rt.setTurn(false)
+	r.mu.Lock()
+	r.inTurn, r.stopping, r.lastKey = true, false, time.Time{}
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.inTurn = false
+		r.mu.Unlock()
+	}()
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -260,27 +361,44 @@ func (r *REPL) watchKeys(done <-chan struct{}, cancel context.CancelFunc) {
 	}
 }
 
+// permGuard is how long a permission prompt must have been on screen, and
+// the keyboard quiet, before a key answers it: a key typed before the
+// prompt appeared, or in the flow of typing ("show me the diff" must not
+// allow bash for the session with its "s"), never does.
+const permGuard = 500 * time.Millisecond
+
 func (r *REPL) handleKey(k key, cancel context.CancelFunc) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	now := r.now()
+	quiet := r.lastKey.IsZero() || now.Sub(r.lastKey) >= permGuard
+	r.lastKey = now
 	switch k.kind {
 	case keyEsc, keyInterrupt:
+		if k.kind == keyInterrupt && r.stopping {
+			// A second Ctrl-C: the turn did not stop yet; mm ends now.
+			r.exitNow(130)
+		}
+		r.stopping = true
 		r.typed = nil
 		cancel()
 		return
 	case keyEOF:
 		if len(r.typed) == 0 {
+			if r.permWait != nil {
+				r.answer(agent.Refuse) // Ctrl-D at a prompt refuses the call
+				return
+			}
 			r.quit = true
 			cancel()
 		}
 		return
 	}
-	if r.permWait != nil && k.kind == keyRune && len(r.typed) == 0 {
-		select {
-		case r.permWait <- k.r:
-		default:
+	if r.permWait != nil && k.kind == keyRune && len(r.typed) == 0 && quiet && now.Sub(r.permShown) >= permGuard {
+		if d, _, ok := decision(k.r); ok {
+			r.answer(d)
+			return
 		}
-		return
 	}
 	switch k.kind {
 	case keyRune:
@@ -343,76 +461,97 @@ func (u *replUI) ToolEnd(c *agent.Call) {
 func (u *replUI) Notice(msg string) { u.r.p.Notice(msg) }
 
 // Permission shows the 🔐 prompt and waits for one key: a allow once, s
-// allow this tool for the session, r refuse, n never.
+// allow this tool for the session, r refuse, n never. Only a key typed
+// once the prompt has been seen answers it (see permGuard); other keys are
+// type-ahead for the next question.
 func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	r := u.r
 	r.p.Status("") // nothing runs while mm waits for the user
-	r.p.Line(fmt.Sprintf("🔐 %s %s", c.Name, oneLine(c.Summary)))
+	r.p.Permission(c)
 	r.p.DimLine(fmt.Sprintf("   [a] allow once · [s] allow %s for the session · [r] refuse · [n] never", c.Name))
 	if r.rt == nil {
-		return r.plainPermission(c)
+		return r.plainPermission()
 	}
-	wait := make(chan rune, 1)
+	wait := make(chan agent.Decision, 1)
 	r.mu.Lock()
 	r.permWait = wait
+	r.permShown = r.now()
+	typed := len(r.typed) > 0
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
 		r.permWait = nil
 		r.mu.Unlock()
 	}()
-	for {
-		select {
-		case <-ctx.Done():
-			return agent.Refuse
-		case k := <-wait:
-			if d, word, ok := decision(k); ok {
-				r.p.DimLine("   → " + word)
-				if d == agent.AllowOnce || d == agent.AllowSession {
-					r.p.Status("Running")
-				}
-				return d
-			}
+	if typed {
+		r.p.Status("Waiting for your answer (Ctrl-U clears what you typed)")
+	} else {
+		r.p.Status("Waiting for your answer")
+	}
+	select {
+	case <-ctx.Done():
+		return agent.Refuse
+	case d := <-wait:
+		r.p.DimLine("   → " + decisionWord(d))
+		if d == agent.AllowOnce || d == agent.AllowSession {
+			r.p.Status("Running")
 		}
+		return d
 	}
 }
 
-func (r *REPL) plainPermission(c *agent.Call) agent.Decision {
+// answer gives the waiting prompt its answer (r.mu held).
+func (r *REPL) answer(d agent.Decision) {
+	select {
+	case r.permWait <- d:
+	default:
+	}
+	r.permWait = nil
+}
+
+// plainPermission reads the answer as a line that must be exactly one of
+// the documented answers; anything else asks again, the end of the input
+// refuses.
+func (r *REPL) plainPermission() agent.Decision {
 	for {
 		fmt.Fprint(r.opts.Out, "   ? ")
 		line, ok := r.readLine()
 		if !ok {
+			fmt.Fprintln(r.opts.Out, "\n   → refused (end of input)")
 			return agent.Refuse
 		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
+		if k := []rune(strings.TrimSpace(line)); len(k) == 1 {
+			if d, word, ok := decision(k[0]); ok {
+				fmt.Fprintln(r.opts.Out, "   → "+word)
+				return d
+			}
 		}
-		if d, word, ok := decision([]rune(line)[0]); ok {
-			fmt.Fprintln(r.opts.Out, "   → "+word)
-			return d
-		}
+		fmt.Fprintln(r.opts.Out, "   answer with one letter on its own line: a, s, r or n")
 	}
 }
 
 func decision(k rune) (agent.Decision, string, bool) {
 	switch k {
-	case 'a', 'A', 'y', 'Y':
-		return agent.AllowOnce, "allowed once", true
+	case 'a', 'A':
+		return agent.AllowOnce, decisionWord(agent.AllowOnce), true
 	case 's', 'S':
-		return agent.AllowSession, "allowed for the session", true
+		return agent.AllowSession, decisionWord(agent.AllowSession), true
 	case 'r', 'R':
-		return agent.Refuse, "refused", true
+		return agent.Refuse, decisionWord(agent.Refuse), true
 	case 'n', 'N':
-		return agent.Never, "refused for the session", true
+		return agent.Never, decisionWord(agent.Never), true
 	}
 	return agent.Refuse, "", false
 }
 
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
+func decisionWord(d agent.Decision) string {
+	switch d {
+	case agent.AllowOnce:
+		return "allowed once"
+	case agent.AllowSession:
+		return "allowed for the session"
+	case agent.Never:
+		return "refused for the session"
 	}
-	return s
+	return "refused"
 }

@@ -1,4 +1,7 @@
-package ui
+// Package termsafe makes text safe to write to a terminal. It is the one
+// place where what the model, a tool, a file or a server wrote is made
+// inert before mm prints it; every facade and command goes through it.
+package termsafe
 
 import (
 	"fmt"
@@ -20,7 +23,7 @@ import (
 // reorder what a line shows, as `<U+202E>`. "\r\n" is a line break. Bytes
 // that are not UTF-8 are shown as `\xff`. So no OSC, CSI or DCS sequence
 // can ever reach the terminal from outside mm.
-func Sanitize(s string) string {
+func Text(s string) string {
 	if safe(s) {
 		return s
 	}
@@ -59,7 +62,7 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
-// safe reports whether s has nothing Sanitize would change: printable
+// safe reports whether s has nothing Text would change: printable
 // ASCII, "\n", "\t", and UTF-8 that is neither a C1 nor a bidi control.
 func safe(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"mm/internal/agent"
+	"mm/internal/termsafe"
 )
 
 // ANSI styles; empty when colour is off.
@@ -79,7 +80,7 @@ func ColorEnabled(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Every text the printer is given passes Sanitize before it is written:
+// Every text the printer is given passes termsafe.Text before it is written:
 // its callers hand it what the model, a tool or a server wrote, and only
 // the printer's own styles are escape sequences.
 
@@ -131,7 +132,7 @@ func streamed(s string, cr *bool) string {
 		*cr = true
 		s = s[:len(s)-1]
 	}
-	return Sanitize(s)
+	return termsafe.Text(s)
 }
 
 func (p *Printer) endThinking() {
@@ -165,12 +166,12 @@ func (p *Printer) endOut() {
 }
 
 // Line writes one activity line (the spinner, if any, comes back below it).
-func (p *Printer) Line(s string) { p.write(Sanitize(s)) }
+func (p *Printer) Line(s string) { p.write(termsafe.Text(s)) }
 
 // DimLine and RedLine write an activity line dimmed or in red (plain
 // without colour).
-func (p *Printer) DimLine(s string) { p.write(p.st.dim + Sanitize(s) + p.st.reset) }
-func (p *Printer) RedLine(s string) { p.write(p.st.red + Sanitize(s) + p.st.reset) }
+func (p *Printer) DimLine(s string) { p.write(p.st.dim + termsafe.Text(s) + p.st.reset) }
+func (p *Printer) RedLine(s string) { p.write(p.st.red + termsafe.Text(s) + p.st.reset) }
 
 // write writes a line that is already safe.
 func (p *Printer) write(s string) {
@@ -237,7 +238,7 @@ func (p *Printer) drawStatus() {
 		line += fmt.Sprintf(" (%ds)", int(d.Seconds()))
 	}
 	if p.input != "" {
-		line += "   › " + Sanitize(p.input)
+		line += "   › " + termsafe.Text(p.input)
 	}
 	if w := p.width(); w > 4 {
 		line = clipWidth(line, w-1)
@@ -336,7 +337,7 @@ func (p *Printer) preview(text string) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		l = "   " + Sanitize(strings.TrimRight(l, "\r"))
+		l = "   " + termsafe.Text(strings.TrimRight(l, "\r"))
 		if width > 4 {
 			l = clipWidth(l, width-1)
 		}
@@ -360,10 +361,10 @@ func (p *Printer) Permission(c *agent.Call) {
 	} else {
 		lines := strings.Split(summary, "\n")
 		var b strings.Builder
-		fmt.Fprintf(&b, "🔐 %s: %d lines", Sanitize(c.Name), len(lines))
+		fmt.Fprintf(&b, "🔐 %s: %d lines", termsafe.Text(c.Name), len(lines))
 		for _, l := range lines {
 			b.WriteString("\n   │ ")
-			b.WriteString(Sanitize(l))
+			b.WriteString(termsafe.Text(l))
 		}
 		p.write(b.String())
 	}

@@ -22,7 +22,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/term"
+
 	"mm/internal/atomicfile"
+	"mm/internal/termsafe"
 	"mm/internal/webmd"
 )
 
@@ -95,7 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, f *webmd.
 		if !errors.As(err, &e) {
 			e = &webmd.Error{Code: webmd.ErrInput, Reason: err.Error()}
 		}
-		fmt.Fprintf(stderr, "mm fetch: %s\n", e.Error())
+		fmt.Fprintf(stderr, "mm fetch: %s\n", termsafe.Text(e.Error()))
 		return int(e.Code)
 	}
 	opt := webmd.Options{Tables: webmd.Tables(o.tables), Strikethrough: o.strike, TaskList: o.tasks}
@@ -136,10 +139,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, f *webmd.
 		}
 	}
 	if md == "" {
-		fmt.Fprintf(stderr, "mm fetch: %s has no text content once scripts, navigation and ads are removed — nothing saved\n", source)
+		fmt.Fprintf(stderr, "mm fetch: %s has no text content once scripts, navigation and ads are removed — nothing saved\n", termsafe.Text(source))
 		return int(webmd.ErrConversion)
 	}
 	if o.output == "" {
+		if isTerminal(stdout) {
+			// The page's text is the server's: a terminal must not
+			// interpret it. Redirected, the Markdown stays byte for byte.
+			md = termsafe.Text(md)
+		}
 		if _, err := io.WriteString(stdout, md); err != nil {
 			return fail(&webmd.Error{Code: webmd.ErrConversion, Reason: fmt.Sprintf("cannot write the output: %v", err)})
 		}
@@ -152,7 +160,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, f *webmd.
 	if err != nil {
 		return fail(&webmd.Error{Code: webmd.ErrConversion, Reason: fmt.Sprintf("cannot write %s: %v", o.output, err)})
 	}
-	fmt.Fprintf(stderr, "mm fetch: saved %d lines of Markdown (%d bytes) from %s to %s\n", strings.Count(md, "\n"), len(md), source, o.output)
+	fmt.Fprintln(stderr, termsafe.Text(fmt.Sprintf("mm fetch: saved %d lines of Markdown (%d bytes) from %s to %s", strings.Count(md, "\n"), len(md), source, o.output)))
 	return 0
 }
 
@@ -171,4 +179,10 @@ func localFile(target string) (string, bool) {
 		return target, true
 	}
 	return "", false
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
