@@ -271,3 +271,37 @@ func waitForOutput(t *testing.T, out *lockedBuffer, want string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// mm -p: nothing the model, a tool or the server writes reaches stdout or
+// stderr with a control character a terminal would interpret (without a
+// terminal mm writes no colour codes, so no ESC may appear at all).
+func TestOneShotOutputIsInert(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "displayCommands: true\n")
+	srv := llmtest.New(t,
+		llmtest.Turn{Reasoning: "think \x1b]0;t\x07", Text: "a \x1b[2J", ToolCalls: []llmtest.ToolCall{
+			{Name: "bash", Arguments: jsonArgs(t, map[string]any{"command": "printf 'out \\033]52;c;QUFB\\007 \\302\\233'; echo \x1b[31mred"})},
+			{Name: "nope\x1b[2K", Arguments: `{}`},
+		}},
+		llmtest.Turn{Fault: "http-500", ErrorMessage: "boom \x1b]8;;http://evil\x07link\x1b]8;;\x07 \u009b"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 3 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
+		for _, bad := range []string{"\x1b", "\a", "\u009b"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s holds %q:\n%q", name, bad, out)
+			}
+		}
+	}
+	for _, want := range []string{"think ^[]0;t^G", "out ^[]52;c;QUFB^G \\u009b", "no tool named nope^[", "boom ^[]8;;http://evil^Glink^[]8;;^G \\u009b", "bash: printf"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if !strings.Contains(r.stdout, "a ^[[2J") {
+		t.Errorf("stdout: %q", r.stdout)
+	}
+}
