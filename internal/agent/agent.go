@@ -17,6 +17,7 @@ import (
 	"github.com/firebase/genkit/go/ai"
 
 	"mm/internal/llm"
+	"mm/internal/textcut"
 	"mm/internal/toolcall"
 	"mm/internal/tools"
 )
@@ -403,7 +404,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 		if t == nil {
 			// The recovery layer only passes declared tools; this guards
 			// against a registry changed under it.
-			c.Output = fmt.Sprintf("[error: there is no tool named %s]", c.Name)
+			c.Output = fmt.Sprintf("[error: there is no tool named %s]", shortName(c.Name))
 		} else {
 			c.Output = tools.Truncate(a.run(ctx, t, c, ui), a.opts.MaxOutput)
 		}
@@ -533,4 +534,13 @@ func addUsage(u *Usage, g *ai.GenerationUsage) {
 	u.Output += g.OutputTokens
 	u.Cached += g.CachedContentTokens
 	u.Context = g.InputTokens + g.OutputTokens
+}
+
+// shortName is a tool name the model wrote, cut to quote it back: a name
+// of 200 KB would otherwise come back whole and fill the window.
+func shortName(name string) string {
+	if cut := textcut.FirstRunes(name, 64); cut != name {
+		return cut + "…"
+	}
+	return name
 }
