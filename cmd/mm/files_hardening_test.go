@@ -334,3 +334,28 @@ func TestHugeToolNameIsCutInTheCorrection(t *testing.T) {
 		t.Errorf("stderr holds %d bytes", len(r.stderr))
 	}
 }
+
+// A call cut by max_tokens whose 200 KB name the agent quotes in its
+// hand-back message ("[Your <name> call was cut off …]").
+func TestHugeToolNameIsCutInTheMaxTokensHandBack(t *testing.T) {
+	if os.Getenv("MM_TEST_AGENT_CUTNAME") == "" {
+		t.Skip("internal/agent/agent.go cutName quotes the raw name whole: enable (MM_TEST_AGENT_CUTNAME=1) once it returns toolcall.EchoName(name)")
+	}
+	dir := t.TempDir()
+	huge := strings.Repeat("n", 200<<10)
+	srv := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: huge, Arguments: `{"command":"ls`}}, Finish: "length"},
+		llmtest.Turn{Text: "sorry"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", writeConfig(t, dir, hardeningConfig), "-p", "do it")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr[:min(len(r.stderr), 500)])
+	}
+	reqs := srv.ChatRequests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d chat requests", len(reqs))
+	}
+	if len(reqs[1].Body) > len(reqs[0].Body)+2000 || len(r.stderr) > 10000 {
+		t.Errorf("the second request is %d bytes (the first %d), stderr %d bytes: the name came back", len(reqs[1].Body), len(reqs[0].Body), len(r.stderr))
+	}
+}

@@ -12,11 +12,17 @@ const (
 	maxEchoText = 200 // an excerpt of the arguments, in characters
 )
 
-// echoName is a name or key the model wrote, fit to quote back.
-func echoName(s string) string { return echo(s, maxEchoName) }
+// EchoName is a name or key the model wrote, fit to quote back to it (or
+// to show): cut to 64 characters. The agent uses it for its own messages
+// about calls.
+func EchoName(s string) string { return echo(s, maxEchoName) }
 
-// echoText is a longer piece of what the model wrote, fit to quote back.
-func echoText(s string) string { return echo(s, maxEchoText) }
+// EchoText is a longer piece of what the model wrote, fit to quote back:
+// cut to 200 characters.
+func EchoText(s string) string { return echo(s, maxEchoText) }
+
+func echoName(s string) string { return EchoName(s) }
+func echoText(s string) string { return EchoText(s) }
 
 func echo(s string, n int) string {
 	if len(s) <= n {
