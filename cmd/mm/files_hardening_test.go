@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"mm/internal/llmtest"
 )
 
@@ -145,8 +147,18 @@ func TestKillDuringWrite(t *testing.T) {
 	}
 	t.Logf("kill -9 loop: %d runs (%d killed while writing %d MB): %d corrupt, %d lost, %d left a stray temporary file (largest %d bytes)",
 		st.runs, st.killed, mb, st.corrupt, st.lost, st.strayRuns, st.strayBytes)
-	if st.corrupt > 0 || st.lost > 0 || st.strayRuns > 0 {
-		t.Errorf("kill -9 loop: %d corrupt, %d lost, %d stray", st.corrupt, st.lost, st.strayRuns)
+	if st.corrupt > 0 || st.lost > 0 {
+		t.Errorf("kill -9 loop: %d corrupt, %d lost", st.corrupt, st.lost)
+	}
+	// Without O_TMPFILE mm falls back to named temporary files, which a
+	// kill can leave (the next write of the file sweeps them once stale).
+	if fd, err := unix.Open(t.TempDir(), unix.O_TMPFILE|unix.O_WRONLY, 0o600); err != nil {
+		t.Logf("this file system has no O_TMPFILE (%v): stray temporary files are expected", err)
+	} else {
+		unix.Close(fd)
+		if st.strayRuns > 0 {
+			t.Errorf("kill -9 loop: %d runs left a temporary file", st.strayRuns)
+		}
 	}
 }
 
