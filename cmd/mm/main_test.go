@@ -309,19 +309,23 @@ func TestFaults(t *testing.T) {
 	}
 }
 
-// Keep-alives and progress reports keep a slow prompt read alive past
-// firstTokenTimeout; the time a tool runs does not count.
+// Progress reports keep a slow prompt read alive past firstTokenTimeout
+// (keep-alives do not: see hostile_server_test.go); the time a tool runs
+// does not count.
 func TestWatchdogLife(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "provider: llamacpp\nwatchdogTimeout: 1s\nfirstTokenTimeout: 1s\nbashTimeout: 10s\n")
 	srv := llmtest.New(t,
-		llmtest.Turn{KeepAlives: 6, ChunkDelay: 400 * time.Millisecond, Text: "ok"},
+		// 14 reports 150 ms apart (2.1 s) under a 1 s first-token wait;
+		// the three empty events after the token take 450 ms, under the
+		// 1 s between tokens.
+		llmtest.Turn{Progress: []int{0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300}, ChunkDelay: 150 * time.Millisecond, Text: "ok"},
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"sleep 2; echo slept"}`}}},
 		llmtest.Turn{Text: "done"},
 	)
 	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "one")
 	if r.code != 0 {
-		t.Fatalf("keep-alives did not keep the call alive: exit %d\n%s", r.code, r.stderr)
+		t.Fatalf("progress did not keep the call alive: exit %d\n%s", r.code, r.stderr)
 	}
 	r = mm(t, dir, srv, nil, "", "-c", cfg, "-p", "two")
 	if r.code != 0 || !strings.Contains(r.stderr, "slept") {
