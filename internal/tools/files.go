@@ -191,7 +191,7 @@ func loadText(o FileOptions, path, refuse string) (tf textFile, failure string) 
 		// Write the file the link points to, not over the link.
 		tf.abs = real
 	}
-	data, err := os.ReadFile(tf.abs)
+	data, err := readRegular(tf.abs) // O_NONBLOCK, checked once open, bounded
 	if err != nil {
 		return tf, fmt.Sprintf("cannot read %s: %v", path, pathErr(err))
 	}

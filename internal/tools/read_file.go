@@ -49,8 +49,8 @@ func NewReadFile(o FileOptions) *Tool {
 			}
 			return a.Path
 		},
-		Run: func(_ context.Context, args json.RawMessage) string {
-			return ReadFile(o, args)
+		Run: func(ctx context.Context, args json.RawMessage) string {
+			return runCancellable(ctx, func() string { return ReadFile(o, args) })
 		},
 	}
 }

@@ -1,10 +1,13 @@
 package tools
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReadFile(t *testing.T) {
@@ -103,5 +106,69 @@ func TestReadFileRefusesWhatIsNotAFile(t *testing.T) {
 	f.Close()
 	if got := runFileTool(t, NewReadFile(o), map[string]any{"path": "huge"}); !strings.HasPrefix(got, "huge is too large (67108865 bytes; the file tools stop at 64 MiB)") {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// A FIFO swapped in after the stat check (here: just before the open) is
+// refused once opened, instead of blocking the read forever.
+func TestReadFileFIFOSwappedAfterStat(t *testing.T) {
+	o := fileDir(t, map[string]string{"f.txt": "a\n"})
+	beforeOpen = func(path string) {
+		os.Remove(path)
+		if err := makeFIFO(path); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { beforeOpen = nil }()
+	got := runWithin(t, func() string { return runFileTool(t, NewReadFile(o), map[string]any{"path": "f.txt"}) })
+	if got != "cannot read f.txt: not a regular file" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// A read that blocks whatever mm does (a dead mount) does not hold the
+// turn: cancelling it returns at once.
+func TestReadFileCancelledWhileBlocked(t *testing.T) {
+	o := fileDir(t, map[string]string{"f.txt": "a\n"})
+	blocked, release := make(chan struct{}), make(chan struct{})
+	beforeOpen = func(string) { close(blocked); <-release }
+	defer func() { close(release); beforeOpen = nil }()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-blocked; cancel() }()
+	got := runWithin(t, func() string { return NewReadFile(o).Run(ctx, json.RawMessage(`{"path":"f.txt"}`)) })
+	if got != "[error: cancelled]" {
+		t.Fatalf("got %q", got)
+	}
+	// Already cancelled: nothing is read.
+	if got := NewReadFile(o).Run(ctx, json.RawMessage(`{"path":"f.txt"}`)); got != "[error: cancelled]" {
+		t.Fatalf("cancelled before: got %q", got)
+	}
+}
+
+// /proc/kmsg is a "regular" file of size 0 whose read blocks until the
+// kernel logs something (root only): read_file returns at once.
+func TestReadFileProcKmsg(t *testing.T) {
+	f, err := os.Open("/proc/kmsg")
+	if err != nil {
+		t.Skipf("/proc/kmsg: %v", err)
+	}
+	f.Close()
+	got := runWithin(t, func() string { return runFileTool(t, NewReadFile(FileOptions{}), map[string]any{"path": "/proc/kmsg"}) })
+	if !strings.HasPrefix(got, "cannot read /proc/kmsg: ") {
+		t.Fatalf("got %.200q", got)
+	}
+}
+
+// runWithin runs f and fails if it has not returned within bashPromptly.
+func runWithin(t *testing.T, f func() string) string {
+	t.Helper()
+	done := make(chan string, 1)
+	go func() { done <- f() }()
+	select {
+	case s := <-done:
+		return s
+	case <-time.After(bashPromptly):
+		t.Fatalf("still blocked after %s", bashPromptly)
+		return ""
 	}
 }
