@@ -350,9 +350,6 @@ func TestHugeToolNameIsCutInTheCorrection(t *testing.T) {
 // A call cut by max_tokens whose 200 KB name the agent quotes in its
 // hand-back message ("[Your <name> call was cut off …]").
 func TestHugeToolNameIsCutInTheMaxTokensHandBack(t *testing.T) {
-	if os.Getenv("MM_TEST_AGENT_CUTNAME") == "" {
-		t.Skip("internal/agent/agent.go cutName quotes the raw name whole: enable (MM_TEST_AGENT_CUTNAME=1) once it returns toolcall.EchoName(name)")
-	}
 	dir := t.TempDir()
 	huge := strings.Repeat("n", 200<<10)
 	srv := llmtest.New(t,

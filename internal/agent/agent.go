@@ -515,7 +515,7 @@ func anyTruncated(rs []toolcall.Rejection) bool {
 func cutName(m *ai.Message, rs []toolcall.Rejection) string {
 	for _, c := range llm.RawToolCalls(m) {
 		if c.Name != "" {
-			return c.Name
+			return shortName(c.Name)
 		}
 	}
 	for _, r := range rs {

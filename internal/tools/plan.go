@@ -1,6 +1,11 @@
 package tools
 
-import "context"
+import (
+	"context"
+	"os"
+
+	"mm/internal/atomicfile"
+)
 
 // planned runs a plan the way Run does when nobody is asked.
 func planned(p Planned, ctx context.Context) string {
@@ -17,6 +22,16 @@ func planned(p Planned, ctx context.Context) string {
 func (c FileChange) planned(o FileOptions) Planned {
 	if c.DryRun || c.Unchanged() {
 		return Planned{Done: c.Report}
+	}
+	if c.Existed {
+		// A file mm may not replace is refused now, before anybody is
+		// asked to allow a write that could not happen (Apply checks
+		// again).
+		if fi, err := os.Stat(c.AbsPath); err == nil {
+			if err := atomicfile.CheckReplace(c.AbsPath, fi); err != nil {
+				return Planned{Done: refusal(c.Path, err).Error()}
+			}
+		}
 	}
 	return Planned{Preview: c.Report, Apply: func(context.Context) string {
 		if err := o.apply(c); err != nil {
