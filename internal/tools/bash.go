@@ -9,11 +9,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
 	"mm/internal/config"
+	"mm/internal/procguard"
 	"mm/internal/textcut"
 )
 
@@ -41,6 +43,21 @@ const (
 	bashReadAll = 2 << 20
 	bashReadEnd = 1 << 20
 )
+
+// BashOutputCap is the most a command may print: past it, the command is
+// killed, and so is a job left running that keeps printing to the output
+// file nobody reads any more (even after mm's exit). 64 MiB is 32 times
+// what is ever read back (bashReadAll), so a verbose build or test run
+// that ends ends normally, with its tail; a runaway one (`yes`, a loop)
+// reaches it in well under a second at disk speed, and the disk never
+// holds more than that per call.
+const BashOutputCap = 64 << 20
+
+// bashCapPoll is how often the output's size is checked while the
+// command runs.
+const bashCapPoll = 10 * time.Millisecond
+
+var bashCapMarker = fmt.Sprintf("[error: output passed %d MiB — command killed]", BashOutputCap>>20)
 
 // bashTermGrace is how long a timed-out command gets between SIGTERM and
 // SIGKILL: enough for a test runner or a compiler to clean up, short
@@ -128,66 +145,115 @@ func RunBash(ctx context.Context, opts BashOptions, command string) string {
 	// A file, not a pipe: with a pipe, Wait would also wait for every
 	// background job holding its write end (`serve &`) and the turn would
 	// hang. With a file, Wait returns when the shell exits.
-	out, err := os.CreateTemp("", "mm-bash-*")
+	w, err := os.CreateTemp("", "mm-bash-*")
 	if err != nil {
 		return fmt.Sprintf("[error: %v]", err)
 	}
+	// mm keeps a read-only descriptor: a job still writing is then seen
+	// through a read lease (procguard.Writing), which our own write
+	// descriptor would block.
+	out, err := os.Open(w.Name())
+	// Unlinked at once: the descriptors keep it readable, and nothing is
+	// left in the temp dir even if mm dies mid-command. A background job
+	// keeps writing to the unlinked file, which the kernel frees when the
+	// job exits; the guardian kills it when the file passes the cap.
+	os.Remove(w.Name())
+	if err != nil {
+		w.Close()
+		return fmt.Sprintf("[error: %v]", err)
+	}
 	defer out.Close()
-	// Unlinked at once: our descriptor and the shell's keep it readable, and
-	// nothing is left in the temp dir even if mm dies mid-command. A
-	// background job keeps writing to the unlinked file, which the kernel
-	// frees when the job exits.
-	os.Remove(out.Name())
 
 	cmd := exec.Command("bash", "-c", command)
 	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	// The cookie finds the processes that leave the group (setsid).
+	cookie := procguard.NewCookie()
+	cmd.Env = append(env[:len(env):len(env)], cookie)
 	// The same *os.File for both: one descriptor, one offset, so stdout and
 	// stderr interleave in the order they were written, and os/exec starts
 	// no copying goroutine.
-	cmd.Stdout = out
-	cmd.Stderr = out
+	cmd.Stdout = w
+	cmd.Stderr = w
 	// Stdin nil is /dev/null. Own process group, so a timeout or a
 	// cancellation kills everything the command started, not just bash.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	// Pdeathsig: killed with mm, even by SIGKILL; the guardian kills the
+	// rest of the group then.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	job := procguard.Watch(cookie, out, BashOutputCap)
+	defer job.Finished()
+
+	// Pdeathsig fires when the thread that started the child exits: the
+	// goroutine keeps its thread locked until the shell is reaped.
+	started := make(chan error, 1)
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the shell
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		done <- cmd.Wait()
+	}()
+	err = <-started
+	w.Close() // the shell has its own
+	if err != nil {
 		return fmt.Sprintf("[error: %v]", err)
 	}
 	pgid := cmd.Process.Pid
-
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	job.Started(pgid)
 
 	timeout := opts.timeout()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	// The output's size is watched while the command runs: fstat is
+	// cheap, and at about 1 GB/s (`yes`) a poll lets 10 MiB past the cap.
+	poll := time.NewTicker(bashCapPoll)
+	defer poll.Stop()
 
 	var marker string
-	select {
-	case err := <-done:
-		if err != nil {
-			var exitErr *exec.ExitError
-			if errors.As(err, &exitErr) {
-				marker = "[exit code: " + exitErr.ProcessState.String() + "]"
-			} else {
-				marker = fmt.Sprintf("[error: %v]", err)
-			}
-		}
-	case <-timer.C:
-		marker = fmt.Sprintf("[error: %s timeout exceeded]", config.FormatDuration(timeout))
-		syscall.Kill(-pgid, syscall.SIGTERM)
+wait:
+	for {
 		select {
-		case <-done:
-			// Even when bash died of SIGTERM, a child that ignores it
-			// may still be in the group: finish it off.
-			syscall.Kill(-pgid, syscall.SIGKILL)
-		case <-time.After(bashTermGrace):
-			killGroup(pgid, done)
+		case err := <-done:
+			if err != nil {
+				var exitErr *exec.ExitError
+				if errors.As(err, &exitErr) {
+					marker = "[exit code: " + exitErr.ProcessState.String() + "]"
+				} else {
+					marker = fmt.Sprintf("[error: %v]", err)
+				}
+			}
+			break wait
+		case <-poll.C:
+			if info, err := out.Stat(); err == nil && info.Size() > BashOutputCap {
+				marker = bashCapMarker
+				killAll(pgid, cookie, out, done)
+				break wait
+			}
+		case <-timer.C:
+			marker = fmt.Sprintf("[error: %s timeout exceeded]", config.FormatDuration(timeout))
+			syscall.Kill(-pgid, syscall.SIGTERM)
+			select {
+			case <-done:
+				// Even when bash died of SIGTERM, a child that ignores it
+				// may still be in the group: finish it off.
+				syscall.Kill(-pgid, syscall.SIGKILL)
+				procguard.Sweep(pgid, cookie, out)
+			case <-time.After(bashTermGrace):
+				killAll(pgid, cookie, out, done)
+			}
+			break wait
+		case <-ctx.Done():
+			// The user cancelled the turn: no grace, they are waiting.
+			marker = bashCancelled
+			killAll(pgid, cookie, out, done)
+			break wait
 		}
-	case <-ctx.Done():
-		// The user cancelled the turn: no grace, they are waiting.
-		marker = bashCancelled
-		killGroup(pgid, done)
 	}
 
 	text, err := readBack(out, opts.MaxOutput)
@@ -211,10 +277,12 @@ func appendLine(text, line string) string {
 	return text + line
 }
 
-// killGroup SIGKILLs the process group and waits, boundedly, for bash to be
-// reaped, so the output file is complete when it is read back.
-func killGroup(pgid int, done <-chan error) {
+// killAll SIGKILLs the process group and what left it (procguard.Sweep),
+// and waits, boundedly, for bash to be reaped, so the output file is
+// complete when it is read back.
+func killAll(pgid int, cookie string, out *os.File, done <-chan error) {
 	syscall.Kill(-pgid, syscall.SIGKILL)
+	procguard.Sweep(pgid, cookie, out)
 	select {
 	case <-done:
 	case <-time.After(bashReapWait):

@@ -395,3 +395,93 @@ func BenchmarkBashTrue(b *testing.B) {
 		}
 	}
 }
+
+// A command that prints without end is killed once its output passes the
+// cap, and the model reads why after the end of the output.
+func TestBashOutputCapKillsTheCommand(t *testing.T) {
+	start := time.Now()
+	got := runBashWithin(t, context.Background(), bashPromptly, BashOptions{Timeout: bashLong}, "yes")
+	if !strings.HasSuffix(got, "y\n"+bashCapMarker) || !strings.Contains(got, "\n"+bashTooLarge+"\n") {
+		t.Fatalf("output ends %q", got[max(0, len(got)-80):])
+	}
+	if bashCapMarker != "[error: output passed 64 MiB — command killed]" {
+		t.Errorf("marker %q", bashCapMarker)
+	}
+	t.Logf("killed at the cap after %s", time.Since(start).Round(time.Millisecond))
+}
+
+// A job left running that keeps printing to the output file, which nobody
+// reads any more, is killed once the file passes the cap.
+func TestBashBackgroundJobKilledAtTheCap(t *testing.T) {
+	dir := t.TempDir()
+	got := runBashWithin(t, context.Background(), bashPromptly, BashOptions{Dir: dir, Timeout: bashLong},
+		"(sleep 0.3; exec yes) & echo $! > job.pid; echo left")
+	if got != "left\n" {
+		t.Fatalf("got %q", got)
+	}
+	job := readPid(t, filepath.Join(dir, "job.pid"))
+	var peak int64
+	deadline := time.Now().Add(bashPromptly)
+	for !processGone(job) {
+		if st, err := os.Stat("/proc/" + strconv.Itoa(job) + "/fd/1"); err == nil {
+			peak = max(peak, st.Size())
+		}
+		if peak > 4*BashOutputCap || time.Now().After(deadline) {
+			t.Fatalf("the job still runs, output %d MiB", peak>>20)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("largest size seen %d MiB", peak>>20)
+}
+
+// What left the process group (setsid) dies with a timed-out or cancelled
+// call too: found by the cookie in its environment, or, without it, by
+// the output file it holds. Neither is left to keep running.
+func TestBashTimeoutKillsWhatLeftTheGroup(t *testing.T) {
+	dir := t.TempDir()
+	cmd := `setsid bash -c 'echo $$ > cookie.pid; exec sleep 300' > /dev/null 2>&1 &
+setsid env -u MM_CALL bash -c 'echo $$ > holder.pid; exec sleep 300' &
+sleep 100`
+	got := runBashWithin(t, context.Background(), bashPromptly, BashOptions{Dir: dir, Timeout: time.Second}, cmd)
+	if got != "[error: 1s timeout exceeded]" {
+		t.Fatalf("got %q", got)
+	}
+	waitGone(t, "a setsid child with the cookie", readPid(t, filepath.Join(dir, "cookie.pid")))
+	waitGone(t, "a setsid child without the cookie", readPid(t, filepath.Join(dir, "holder.pid")))
+
+	// Cancelled.
+	ctx, cancel := context.WithCancel(context.Background())
+	result := make(chan string, 1)
+	go func() {
+		result <- RunBash(ctx, BashOptions{Dir: dir, Timeout: time.Hour},
+			`setsid bash -c 'echo $$ > cancelled.pid; exec sleep 300' > /dev/null 2>&1 & sleep 100`)
+	}()
+	pid := readPid(t, filepath.Join(dir, "cancelled.pid"))
+	cancel()
+	select {
+	case got := <-result:
+		if got != bashCancelled {
+			t.Fatalf("got %q", got)
+		}
+	case <-time.After(bashPromptly):
+		t.Fatal("still running after the cancellation")
+	}
+	waitGone(t, "a setsid child of a cancelled call", pid)
+}
+
+// Each call has its own cookie, which is all the environment gains.
+func TestBashCookie(t *testing.T) {
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	cookie := func() string {
+		t.Helper()
+		got := runBash(t, BashOptions{Env: env}, "env -u _ -u PWD -u SHLVL | sort")
+		lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		if len(lines) != 2 || lines[1] != env[0] || !strings.HasPrefix(lines[0], "MM_CALL=") || len(lines[0]) < len("MM_CALL=")+16 {
+			t.Fatalf("environment %q", got)
+		}
+		return lines[0]
+	}
+	if a, b := cookie(), cookie(); a == b {
+		t.Fatalf("two calls, one cookie %q", a)
+	}
+}
