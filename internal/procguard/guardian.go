@@ -282,9 +282,9 @@ func parseMsg(s string) msg {
 
 var (
 	mu       sync.Mutex
-	sock     int = -1 // our end of the guardian's socket
-	gpid     int      // the guardian's pid
-	local    chan msg // the in-process watcher when no guardian runs
+	sock     int      = -1 // our end of the guardian's socket
+	gpid     int           // the guardian's pid
+	local    chan msg      // the in-process watcher when no guardian runs
 	starts   int
 	maxStart = 3 // guardians started at most per mm process (one that keeps dying is not worth more)
 )
