@@ -101,10 +101,11 @@ const sweepRounds = 8
 
 // sweep SIGKILLs the targets' process groups, then, round after round,
 // every process (but skip) that holds one of their files or carries one of
-// their cookies, until a round finds none. It returns how many processes
-// it killed outside the groups.
+// their cookies, until a round finds none (one that was killed but is not
+// dead yet is killed again, and not counted). It returns how many
+// processes it killed outside the groups.
 func sweep(targets []target, skip ...int) int {
-	killed := 0
+	killed := map[int]bool{}
 	for round := 0; round < sweepRounds; round++ {
 		for _, t := range targets {
 			if t.pgid > 0 {
@@ -114,7 +115,7 @@ func sweep(targets []target, skip ...int) int {
 		found := 0
 		procs, err := os.ReadDir("/proc")
 		if err != nil {
-			return killed
+			break
 		}
 		self := os.Getpid()
 		for _, p := range procs {
@@ -124,19 +125,21 @@ func sweep(targets []target, skip ...int) int {
 			}
 			for _, t := range targets {
 				if (t.cookie != "" && hasCookie(p.Name(), t.cookie)) || (t.file.link != "" && t.file.heldBy(p.Name())) {
-					if syscall.Kill(pid, syscall.SIGKILL) == nil && !isZombie(p.Name()) {
+					// A zombie is dead already: finding it again is no reason
+					// for another round.
+					if !isZombie(p.Name()) && syscall.Kill(pid, syscall.SIGKILL) == nil && !killed[pid] {
 						found++
+						killed[pid] = true
 					}
 					break
 				}
 			}
 		}
-		killed += found
 		if found == 0 {
 			break
 		}
 	}
-	return killed
+	return len(killed)
 }
 
 // isZombie reports whether pid is dead but not reaped: killing it again
