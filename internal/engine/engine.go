@@ -197,7 +197,8 @@ func (e *Engine) Banner(ctx context.Context) string {
 	if tools == "" {
 		tools = "no tools"
 	}
-	line := fmt.Sprintf("mm %s · %s @ %s (%s) · %s · tools: %s", version.String(), e.Config.Model, e.Provider.Name, e.Endpoint.BaseURL, window, tools)
+	// A password in the base URL is masked: the banner is on screen.
+	line := fmt.Sprintf("mm %s · %s @ %s (%s) · %s · tools: %s", version.String(), e.Config.Model, e.Provider.Name, llm.RedactURL(e.Endpoint.BaseURL), window, tools)
 	if len(e.Skills) > 0 {
 		var names []string
 		for _, s := range e.Skills {

@@ -355,3 +355,19 @@ func TestPasswordInURLMasked(t *testing.T) {
 		t.Errorf("Redact = %q", got)
 	}
 }
+
+func TestTextAcc(t *testing.T) {
+	var a textAcc
+	var want strings.Builder
+	for i := range 5000 {
+		s := strings.Repeat(string(rune('a'+i%26)), i%700)
+		a.WriteString(s)
+		want.WriteString(s)
+		if i%1000 == 999 && a.String() != want.String() {
+			t.Fatalf("after %d pieces", i+1)
+		}
+	}
+	if a.String() != want.String() || a.Len() != want.Len() || a.String() != a.String() {
+		t.Fatal("text differs")
+	}
+}

@@ -93,10 +93,66 @@ type RawToolCall struct {
 	Arguments string
 }
 
+// textAcc accumulates a long text in blocks and makes it one string at
+// the end: a strings.Builder grows by a quarter at a time past a few
+// kilobytes, so a 50 MB answer would cost some 250 MB of copies on the way,
+// where blocks cost one.
+type textAcc struct {
+	joined string   // what String made of the earlier blocks
+	blocks [][]byte // what came after
+	n      int
+}
+
+const accBlock = 1 << 20
+
+func (a *textAcc) WriteString(s string) {
+	a.n += len(s)
+	for len(s) > 0 {
+		i := len(a.blocks) - 1
+		if i < 0 || len(a.blocks[i]) == cap(a.blocks[i]) {
+			if i >= 0 && cap(a.blocks[i]) < accBlock {
+				// A small first block doubles until it is a whole one:
+				// short answers stay small.
+				grown := make([]byte, len(a.blocks[i]), min(accBlock, max(2*cap(a.blocks[i]), len(a.blocks[i])+len(s))))
+				copy(grown, a.blocks[i])
+				a.blocks[i] = grown
+			} else {
+				size := accBlock
+				if i < 0 {
+					size = min(accBlock, max(256, len(s)))
+				}
+				a.blocks = append(a.blocks, make([]byte, 0, size))
+				i++
+			}
+		}
+		k := min(len(s), cap(a.blocks[i])-len(a.blocks[i]))
+		a.blocks[i] = append(a.blocks[i], s[:k]...)
+		s = s[k:]
+	}
+}
+
+func (a *textAcc) Len() int { return a.n }
+
+// String is the whole text. It joins the blocks once and keeps the result
+// in their place.
+func (a *textAcc) String() string {
+	if len(a.blocks) == 0 {
+		return a.joined
+	}
+	var b strings.Builder
+	b.Grow(a.n)
+	b.WriteString(a.joined)
+	for _, blk := range a.blocks {
+		b.Write(blk)
+	}
+	a.joined, a.blocks = b.String(), nil
+	return a.joined
+}
+
 // reply accumulates one answer.
 type reply struct {
-	text      strings.Builder
-	reasoning strings.Builder
+	text      textAcc
+	reasoning textAcc
 	calls     []*callAcc
 	finish    string
 	usage     *wireUsage
@@ -114,7 +170,7 @@ type reply struct {
 // builder, never by concatenating strings (quadratic on a long call).
 type callAcc struct {
 	RawToolCall
-	args strings.Builder
+	args textAcc
 }
 
 // maxCalls caps the tool calls of one answer: a model asks for a few at a
