@@ -120,7 +120,7 @@ func (w *watcher) run(msgs <-chan msg) {
 				for _, e := range w.entries {
 					if e.running {
 						ts = append(ts, e.target())
-						e.running = false
+						w.finished(e)
 					}
 				}
 				if len(ts) > 0 {
@@ -153,13 +153,6 @@ func (w *watcher) handle(m msg) {
 		}
 		e := &entry{id: m.id, f: m.f, cap: m.n, running: true, wd: -1}
 		e.file, _ = idOf(m.f)
-		if w.ino >= 0 {
-			wd, err := unix.InotifyAddWatch(w.ino, "/proc/self/fd/"+strconv.Itoa(int(m.f.Fd())), unix.IN_MODIFY|unix.IN_CLOSE_WRITE)
-			if err == nil {
-				e.wd = wd
-				w.byWd[wd] = e
-			}
-		}
 		w.entries[m.id] = e
 	case "pgid":
 		if e := w.entries[m.id]; e != nil {
@@ -167,8 +160,22 @@ func (w *watcher) handle(m msg) {
 		}
 	case "done":
 		if e := w.entries[m.id]; e != nil {
-			e.running = false
+			w.finished(e)
 			w.check(e)
+		}
+	}
+}
+
+// finished marks a call as returned, and watches its file from now on:
+// not before, since mm watches it while the call runs, and a command that
+// prints a lot would wake the guardian at every write.
+func (w *watcher) finished(e *entry) {
+	e.running = false
+	if w.ino >= 0 && e.wd < 0 {
+		wd, err := unix.InotifyAddWatch(w.ino, "/proc/self/fd/"+strconv.Itoa(int(e.f.Fd())), unix.IN_MODIFY|unix.IN_CLOSE_WRITE)
+		if err == nil {
+			e.wd = wd
+			w.byWd[wd] = e
 		}
 	}
 }
