@@ -48,9 +48,9 @@ const (
 // killed, and so is a job left running that keeps printing to the output
 // file nobody reads any more (even after mm's exit). 64 MiB is 32 times
 // what is ever read back (bashReadAll), so a verbose build or test run
-// that ends ends normally, with its tail; a runaway one (`yes`, a loop)
-// reaches it in well under a second at disk speed, and the disk never
-// holds more than that per call.
+// still ends by itself and its tail is read back; a runaway one (`yes`, a
+// loop) reaches it in well under a second at disk speed, and the disk
+// never holds much more than that per call.
 const BashOutputCap = 64 << 20
 
 // bashCapPoll is how often the output's size is checked while the
