@@ -183,7 +183,7 @@ func TestDocsScriptExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(turns) != 5 || turns[0].ToolCalls[1].Arguments != `{"command":"pwd"}` || turns[1].FirstByteDelay != time.Second {
+	if len(turns) != 6 || turns[0].ToolCalls[1].Arguments != `{"command":"pwd"}` || turns[1].FirstByteDelay != time.Second || turns[4].FaultBytes != 16<<20 {
 		t.Errorf("%+v", turns)
 	}
 }
