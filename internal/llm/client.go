@@ -54,6 +54,12 @@ func NewHTTPClient() *http.Client {
 // FinishMessage carries the server's finish_reason word ("stop", "length",
 // "tool_calls"); Usage carries the token counts, with llama.cpp's timings
 // in Usage.Custom.
+//
+// With an llm.Capture in ctx, the whole response goes to the Capture and
+// the one returned (to Genkit) has no parts (see capture.go). The server
+// is untrusted: one event is capped at MaxEvent, the answer at
+// answerLimit, a JSON body at jsonLimit; past them the call ends with an
+// *EngineError.
 func (c *Client) Generate(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
 	body, err := BuildRequest(req, RequestOptions{Model: c.Model, Sampling: c.Sampling, Progress: c.Provider.LlamaCpp})
 	if err != nil {
