@@ -315,6 +315,11 @@ func (p *Printer) ToolEnd(c *agent.Call) {
 		return
 	}
 	out := strings.TrimRight(c.Output, "\n")
+	if c.Preview != "" && out == strings.TrimRight(c.Preview, "\n") {
+		// The permission prompt just showed this diff: its header says
+		// it was written.
+		out, _, _ = strings.Cut(out, "\n")
+	}
 	if out == "" || out == "(no output)" {
 		p.write(fmt.Sprintf("%s   (no output)%s", p.st.grey, p.st.reset))
 		return

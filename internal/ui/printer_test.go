@@ -68,3 +68,20 @@ func TestCommandList(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// After a permission prompt showed a write's diff, the result shows its
+// header only, not the same diff again.
+func TestToolEndAfterPreview(t *testing.T) {
+	var out, errb bytes.Buffer
+	p := NewPrinter(&out, &errb, true, 20)
+	diff := "a.txt: replaced, +1 -1 lines, first change at line 1\n1 -│ x\n1 +│ y"
+	p.ToolEnd(&agent.Call{Name: "write_file", Preview: diff, Output: diff})
+	if got := errb.String(); got != "   a.txt: replaced, +1 -1 lines, first change at line 1\n" {
+		t.Errorf("got %q", got)
+	}
+	errb.Reset()
+	p.ToolEnd(&agent.Call{Name: "write_file", Preview: diff, Output: "a.txt changed on disk since it was read — nothing written; read it again"})
+	if !strings.Contains(errb.String(), "changed on disk") {
+		t.Errorf("got %q", errb.String())
+	}
+}
