@@ -46,19 +46,10 @@ func NewEditFile(o FileOptions) *Tool {
 			return s + ")"
 		},
 		Run: func(ctx context.Context, args json.RawMessage) string {
-			return planned(planEditCall(o, args), ctx)
+			return planned(planFileCall(o, args, PlanEdit), ctx)
 		},
-		Plan: func(args json.RawMessage) Planned { return planEditCall(o, args) },
+		Plan: func(args json.RawMessage) Planned { return planFileCall(o, args, PlanEdit) },
 	}
-}
-
-// planEditCall is an edit_file call as a plan, like planWriteCall.
-func planEditCall(o FileOptions, args json.RawMessage) Planned {
-	c, failure := PlanEdit(o, args)
-	if failure != "" {
-		return Planned{Done: failure}
-	}
-	return c.planned(o)
 }
 
 type editItem struct {

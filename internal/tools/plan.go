@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 
 	"mm/internal/atomicfile"
@@ -13,6 +14,17 @@ func planned(p Planned, ctx context.Context) string {
 		return p.Done
 	}
 	return p.Apply(ctx)
+}
+
+// planFileCall is a write_file or edit_file call as a plan: its refusal
+// or "nothing to write" decided at once, else the diff to show and the
+// write to do.
+func planFileCall(o FileOptions, args json.RawMessage, plan func(FileOptions, json.RawMessage) (FileChange, string)) Planned {
+	c, failure := plan(o, args)
+	if failure != "" {
+		return Planned{Done: failure}
+	}
+	return c.planned(o)
 }
 
 // planned is the change as a plan: a dry run or a change that writes

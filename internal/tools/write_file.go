@@ -38,20 +38,10 @@ func NewWriteFile(o FileOptions) *Tool {
 			return a.Path
 		},
 		Run: func(ctx context.Context, args json.RawMessage) string {
-			return planned(planWriteCall(o, args), ctx)
+			return planned(planFileCall(o, args, PlanWrite), ctx)
 		},
-		Plan: func(args json.RawMessage) Planned { return planWriteCall(o, args) },
+		Plan: func(args json.RawMessage) Planned { return planFileCall(o, args, PlanWrite) },
 	}
-}
-
-// planWriteCall is a write_file call as a plan: the refusal or "nothing to
-// write" decided at once, else the diff to show and the write to do.
-func planWriteCall(o FileOptions, args json.RawMessage) Planned {
-	c, failure := PlanWrite(o, args)
-	if failure != "" {
-		return Planned{Done: failure}
-	}
-	return c.planned(o)
 }
 
 // PlanWrite works out a write_file call without writing anything: the
