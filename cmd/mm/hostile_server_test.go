@@ -48,17 +48,7 @@ func run(t *testing.T, dir string, env []string, wrapper []string, args ...strin
 	cmd.WaitDelay = 5 * time.Second
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running mm: %v", err)
-	}
-	r := result{out.String(), errb.String(), code}
-	if strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "goroutine ") {
-		t.Fatalf("mm panicked:\n%s", r.stderr)
-	}
+	r := runResult(t, cmd.Run(), out.String(), errb.String())
 	var rss int64
 	if rssFile != "" {
 		b, _ := os.ReadFile(rssFile)

@@ -68,14 +68,20 @@ func mm(t *testing.T, dir string, srv *llmtest.Server, env []string, stdin strin
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	return runResult(t, cmd.Run(), out.String(), errb.String())
+}
+
+// runResult is the result of a finished run of mm: its exit code from
+// err, and a failed test if it did not run or panicked.
+func runResult(t *testing.T, err error, stdout, stderr string) result {
+	t.Helper()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatalf("running mm: %v", err)
 	}
-	r := result{out.String(), errb.String(), code}
+	r := result{stdout, stderr, code}
 	if strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "goroutine ") {
 		t.Fatalf("mm panicked:\n%s", r.stderr)
 	}
