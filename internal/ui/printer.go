@@ -362,20 +362,59 @@ func (p *Printer) preview(text string) string {
 func (p *Printer) Permission(c *agent.Call) {
 	summary := strings.Trim(c.Summary, "\n")
 	if !strings.Contains(summary, "\n") {
-		p.Line(fmt.Sprintf("🔐 %s %s", c.Name, summary))
+		p.Line(fmt.Sprintf("🔐 %s %s", c.Name, compactBlanks(summary)))
 	} else {
 		lines := strings.Split(summary, "\n")
 		var b strings.Builder
 		fmt.Fprintf(&b, "🔐 %s: %d lines", termsafe.Text(c.Name), len(lines))
-		for _, l := range lines {
+		for i := 0; i < len(lines); i++ {
+			// A run of blank lines is counted, not printed: thousands of
+			// them would scroll the start of the command out of sight.
+			n := 0
+			for i+n < len(lines) && strings.TrimSpace(lines[i+n]) == "" {
+				n++
+			}
+			if n > 2 {
+				fmt.Fprintf(&b, "\n   │ [… %d blank lines …]", n)
+				i += n - 1
+				continue
+			}
 			b.WriteString("\n   │ ")
-			b.WriteString(termsafe.Text(l))
+			b.WriteString(termsafe.Text(compactBlanks(lines[i])))
 		}
 		p.write(b.String())
 	}
 	if c.Preview != "" && p.PreviewLines > 0 {
 		p.write(p.preview(strings.TrimRight(c.Preview, "\n")))
 	}
+}
+
+// compactBlanks shows a run of more than 32 spaces or tabs as its count:
+// padding could otherwise push a part of the command off the screen (the
+// terminal wraps it into empty rows) and leave a harmless tail in view.
+func compactBlanks(s string) string {
+	const most = 32
+	if !strings.Contains(s, strings.Repeat(" ", most)) && !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		switch {
+		case j-i > most:
+			fmt.Fprintf(&b, "[… %d blanks …]", j-i)
+		case j > i:
+			b.WriteString(s[i:j])
+		default:
+			b.WriteByte(s[i])
+			j = i + 1
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // Notice writes a line about something mm did.
