@@ -103,6 +103,14 @@ func TestPermissionTypeAheadNeverAnswers(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "typed")); err == nil {
 		t.Fatal("the command ran on type-ahead")
 	}
+	// A key in the flow of typing never answers either: an "a" right
+	// after the Ctrl-U that cleared the line is type-ahead again.
+	s.send("\x15a")
+	time.Sleep(time.Second)
+	s.absent("→")
+	if _, err := os.Stat(filepath.Join(dir, "typed")); err == nil {
+		t.Fatal("a key typed in the flow of typing answered the prompt")
+	}
 	s.send("\x15") // Ctrl-U clears the type-ahead
 	s.answer("r")
 	s.expect("→ refused")
