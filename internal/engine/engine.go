@@ -19,6 +19,7 @@ import (
 	"mm/internal/config"
 	"mm/internal/llm"
 	"mm/internal/lsp"
+	"mm/internal/project"
 	"mm/internal/skills"
 	"mm/internal/tools"
 	"mm/internal/version"
@@ -47,6 +48,9 @@ type Engine struct {
 	Tools    *tools.Registry
 	Agent    *agent.Agent
 	Cwd      string
+	// Root is the project root (project.Root of Cwd): mm's .mm directory
+	// (history, traces) lives there.
+	Root string
 	// Warnings are start-up warnings (compression that can never happen);
 	// SkillWarnings are the banner's (skills not found or skipped), shown
 	// in line mode only, as the reference has it.
@@ -72,6 +76,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
+	root := project.Root(cwd)
 	apiKey := ""
 	keyEnv := cfg.APIKeyEnv
 	if keyEnv == "" {
@@ -87,7 +92,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	}
 	client := &llm.Client{Provider: p, BaseURL: ep.BaseURL, Model: cfg.Model, APIKey: apiKey, Sampling: cfg.Sampling, HTTP: httpClient}
 	if cfg.Trace.Enabled {
-		client.Trace = &llm.Tracer{Dir: cfg.Trace.Dir, Name: cfg.ACP.Name, Cwd: func() string { return cwd }, Warn: opts.Warn}
+		client.Trace = &llm.Tracer{Dir: cfg.Trace.Dir, Name: cfg.ACP.Name, Cwd: func() string { return root }, Warn: opts.Warn}
 	}
 	g := llm.NewGenkit(ctx)
 	model := llm.DefineModel(g, client)
@@ -98,7 +103,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	servers, lspWarnings := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	reg, found, warnings := toolsWith(cfg, cwd, base, servers)
 	e := &Engine{
-		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, SkillWarnings: warnings, Skills: found,
+		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, Root: root, SkillWarnings: warnings, Skills: found,
 		LSP: servers, Warnings: lspWarnings,
 		Agent: agent.New(agent.Options{
 			Model: model, Tools: reg, System: systemPrompt(cfg),

@@ -51,8 +51,13 @@ func Dir(base, dir string) (string, error) {
 		at = filepath.Join(at, comp)
 		next, err := openDirAt(fd, comp)
 		if errors.Is(err, unix.ENOENT) {
+			created := false
 			if err = unix.Mkdirat(fd, comp, DirPerm); err == nil || errors.Is(err, unix.EEXIST) {
+				created = err == nil
 				next, err = openDirAt(fd, comp)
+			}
+			if created && err == nil && comp == MMDir {
+				ignoreAll(next)
 			}
 		}
 		unix.Close(fd)
@@ -63,6 +68,22 @@ func Dir(base, dir string) (string, error) {
 	}
 	unix.Close(fd)
 	return filepath.Join(base, dir), nil
+}
+
+// MMDir is the name of mm's own directory in a project. When Dir creates
+// it, it puts a .gitignore of "*" in it: what mm keeps there (history,
+// traces, sessions) never shows in git status nor lands in a commit.
+const MMDir = ".mm"
+
+// ignoreAll writes the .gitignore of a .mm just created (best effort: a
+// missing one only makes git status noisier).
+func ignoreAll(dirfd int) {
+	fd, err := unix.Openat(dirfd, ".gitignore", unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, FilePerm)
+	if err != nil {
+		return
+	}
+	unix.Write(fd, []byte("*\n"))
+	unix.Close(fd)
 }
 
 func openDirAt(dirfd int, name string) (int, error) {

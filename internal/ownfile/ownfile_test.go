@@ -110,3 +110,23 @@ func TestFilesRefuseLinksAndSpecialFiles(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+func TestDirIgnoresTheMMDirectoryItCreates(t *testing.T) {
+	base := t.TempDir()
+	if _, err := Dir(base, ".mm/traces"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(base, ".mm", ".gitignore"))
+	if err != nil || string(data) != "*\n" {
+		t.Fatalf(".mm/.gitignore = %q, %v; want \"*\\n\"", data, err)
+	}
+	// A .mm the user made keeps what it holds: no .gitignore is added.
+	other := t.TempDir()
+	os.Mkdir(filepath.Join(other, ".mm"), 0o700)
+	if _, err := Dir(other, ".mm"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(other, ".mm", ".gitignore")); err == nil {
+		t.Error("a .gitignore was added to an existing .mm")
+	}
+}

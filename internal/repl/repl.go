@@ -117,7 +117,7 @@ func (r *REPL) interactive(ctx context.Context) int {
 		return 1
 	}
 	defer rl.Close()
-	hist, warning := openHistory(r.eng.Cwd)
+	hist, warning := openHistory(r.eng.Root)
 	if warning != "" {
 		r.p.Notice(warning)
 	}
