@@ -3,7 +3,8 @@
 // overrides and the validation messages, word for word.
 //
 // The file is decoded over the defaults, so a key that is absent keeps its
-// built-in value and a key mm does not know is ignored.
+// built-in value and a key mm does not know is ignored (with a start-up
+// warning that names the nearest known key).
 package config
 
 import (
@@ -59,9 +60,14 @@ type Config struct {
 	// MMConfigs names the other mm agents this one can ask, by name.
 	MMConfigs map[string]MMConfig `yaml:"mmConfigs"`
 
+	// ProjectInstructions adds the project's AGENTS.md to the system
+	// prompt (an mm addition to the reference).
+	ProjectInstructions bool `yaml:"projectInstructions"`
+
 	// Path is the configuration file that was read, as given on the command
 	// line ("agent.yaml" when it was picked up from the current directory,
-	// "" when mm runs on its built-in defaults). Dir is the absolute
+	// the absolute path of the user-level file, "" when mm runs on its
+	// built-in defaults). Dir is the absolute
 	// directory of that file ("" without a file).
 	Path string `yaml:"-"`
 	Dir  string `yaml:"-"`
@@ -165,6 +171,8 @@ func Default() *Config {
 		Trace:    TraceConfig{Dir: ".mm/traces"},
 		ACP:      ACPConfig{Name: DefaultACPName, Title: DefaultACPTitle},
 		Yolo:     true,
+
+		ProjectInstructions: true,
 	}
 }
 

@@ -33,6 +33,18 @@ type decoder struct {
 	// even an empty one (which is an error, unlike an absent key).
 	permissionsSet bool
 	budget         int
+	// nodes are the value nodes read, by key path ("maxTurns",
+	// "lsp.servers[0]"), so that a check made on the final configuration
+	// can still name the line and the value it found wrong.
+	nodes map[string]*yaml.Node
+}
+
+// read records n as the value of the key path.
+func (d *decoder) read(path string, n *yaml.Node) {
+	if d.nodes == nil {
+		d.nodes = map[string]*yaml.Node{}
+	}
+	d.nodes[path] = n
 }
 
 // pair is one key and its value in a mapping.
@@ -182,6 +194,7 @@ func (d *decoder) mapping(n *yaml.Node, key, what string) ([]pair, error) {
 
 // str reads any scalar as text: `model: 1.10` is the model "1.10".
 func (d *decoder) str(n *yaml.Node, key string) (string, error) {
+	d.read(key, n)
 	if n.Kind != yaml.ScalarNode || isNull(n) {
 		return "", d.errAt(n, "%s must be a string, got %s", key, describe(n))
 	}
@@ -190,6 +203,7 @@ func (d *decoder) str(n *yaml.Node, key string) (string, error) {
 
 // integer reads a whole number; 40.0 is accepted, 40.5 is not.
 func (d *decoder) integer(n *yaml.Node, key string) (int, error) {
+	d.read(key, n)
 	if n.Kind == yaml.ScalarNode {
 		switch n.ShortTag() {
 		case "!!int":
@@ -247,6 +261,7 @@ func (d *decoder) boolean(n *yaml.Node, key string) (bool, error) {
 
 // duration reads a Go duration: 20s, 3m, 1m30s, 500ms (and 0).
 func (d *decoder) duration(n *yaml.Node, key string) (time.Duration, error) {
+	d.read(key, n)
 	if n.Kind == yaml.ScalarNode && !isNull(n) {
 		if v, err := time.ParseDuration(strings.TrimSpace(n.Value)); err == nil {
 			return v, nil
@@ -257,6 +272,7 @@ func (d *decoder) duration(n *yaml.Node, key string) (time.Duration, error) {
 
 // stringList reads a list of strings; a lone string is a list of one.
 func (d *decoder) stringList(n *yaml.Node, key string) ([]string, error) {
+	d.read(key, n)
 	if n.Kind == yaml.ScalarNode {
 		s, err := d.str(n, key)
 		return []string{s}, err
@@ -284,6 +300,9 @@ func (d *decoder) top(root *yaml.Node) error {
 	c := d.cfg
 	for _, p := range ps {
 		key, v := p.key.Value, resolve(p.val)
+		if !d.known(p.key, "", topKeys) {
+			continue
+		}
 		if isNull(v) {
 			// An empty value keeps the default; for fallback the default is
 			// nil already, "use the provider's fallback".
@@ -358,8 +377,9 @@ func (d *decoder) top(root *yaml.Node) error {
 			d.permissionsSet = true
 		case "mmConfigs":
 			err = d.mmConfigs(v)
+		case "projectInstructions":
+			c.ProjectInstructions, err = d.boolean(v, key)
 		}
-		// Any other key is not mm's: ignored, as the reference says.
 		if err != nil {
 			return err
 		}
@@ -368,15 +388,16 @@ func (d *decoder) top(root *yaml.Node) error {
 }
 
 // section walks the entries of one nested mapping, skipping empty values,
-// and hands each known key to set.
-func (d *decoder) section(n *yaml.Node, name string, set func(key, path string, v *yaml.Node) error) error {
+// and hands each known key to set; the others get a warning.
+func (d *decoder) section(n *yaml.Node, name string, known []string, set func(key, path string, v *yaml.Node) error) error {
 	ps, err := d.mapping(n, name, "")
 	if err != nil {
 		return err
 	}
+	d.read(name, n)
 	for _, p := range ps {
 		v := resolve(p.val)
-		if isNull(v) {
+		if !d.known(p.key, name, known) || isNull(v) {
 			continue
 		}
 		if err := set(p.key.Value, join(name, p.key.Value), v); err != nil {
@@ -388,7 +409,7 @@ func (d *decoder) section(n *yaml.Node, name string, set func(key, path string, 
 
 func (d *decoder) context(n *yaml.Node) error {
 	c := &d.cfg.Context
-	return d.section(n, "context", func(key, path string, v *yaml.Node) (err error) {
+	return d.section(n, "context", contextKeys, func(key, path string, v *yaml.Node) (err error) {
 		switch key {
 		case "enabled":
 			c.Enabled, err = d.boolean(v, path)
@@ -411,7 +432,7 @@ func (d *decoder) context(n *yaml.Node) error {
 
 func (d *decoder) sessions(n *yaml.Node) error {
 	s := &d.cfg.Sessions
-	return d.section(n, "sessions", func(key, path string, v *yaml.Node) (err error) {
+	return d.section(n, "sessions", sessionsKeys, func(key, path string, v *yaml.Node) (err error) {
 		switch key {
 		case "enabled":
 			s.Enabled, err = d.boolean(v, path)
@@ -424,7 +445,7 @@ func (d *decoder) sessions(n *yaml.Node) error {
 
 func (d *decoder) trace(n *yaml.Node) error {
 	t := &d.cfg.Trace
-	return d.section(n, "trace", func(key, path string, v *yaml.Node) (err error) {
+	return d.section(n, "trace", traceKeys, func(key, path string, v *yaml.Node) (err error) {
 		switch key {
 		case "enabled":
 			t.Enabled, err = d.boolean(v, path)
@@ -437,7 +458,7 @@ func (d *decoder) trace(n *yaml.Node) error {
 
 func (d *decoder) acp(n *yaml.Node) error {
 	a := &d.cfg.ACP
-	return d.section(n, "acp", func(key, path string, v *yaml.Node) (err error) {
+	return d.section(n, "acp", acpKeys, func(key, path string, v *yaml.Node) (err error) {
 		switch key {
 		case "name":
 			a.Name, err = d.str(v, path)
@@ -449,7 +470,7 @@ func (d *decoder) acp(n *yaml.Node) error {
 }
 
 func (d *decoder) lsp(n *yaml.Node) error {
-	return d.section(n, "lsp", func(key, path string, v *yaml.Node) error {
+	return d.section(n, "lsp", lspKeys, func(key, path string, v *yaml.Node) error {
 		if key != "servers" {
 			return nil
 		}
@@ -460,7 +481,7 @@ func (d *decoder) lsp(n *yaml.Node) error {
 		for i, item := range v.Content {
 			var s LSPServer
 			at := fmt.Sprintf("%s[%d]", path, i)
-			err := d.section(resolve(item), at, func(key, path string, v *yaml.Node) (err error) {
+			err := d.section(resolve(item), at, lspServerKeys, func(key, path string, v *yaml.Node) (err error) {
 				switch key {
 				case "name":
 					s.Name, err = d.str(v, path)
@@ -493,7 +514,7 @@ func (d *decoder) mmConfigs(n *yaml.Node) error {
 	for _, p := range ps {
 		name := p.key.Value
 		if msg := checkMMConfigName(name); msg != "" {
-			return &Error{Path: d.file, Msg: msg}
+			return &Error{Path: d.file, Line: p.key.Line, Msg: msg}
 		}
 		at := "mmConfigs." + name
 		v := resolve(p.val)
@@ -504,7 +525,7 @@ func (d *decoder) mmConfigs(n *yaml.Node) error {
 		case v.Kind == yaml.ScalarNode:
 			m.Path = v.Value
 		case v.Kind == yaml.MappingNode:
-			err := d.section(v, at, func(key, path string, v *yaml.Node) (err error) {
+			err := d.section(v, at, mmConfigKeys, func(key, path string, v *yaml.Node) (err error) {
 				switch key {
 				case "path":
 					m.Path, err = d.str(v, path)
@@ -525,7 +546,7 @@ func (d *decoder) mmConfigs(n *yaml.Node) error {
 			return d.errAt(v, "%s must be a path or a mapping with path, description and yolo, got %s", at, describe(v))
 		}
 		if blank(m.Path) {
-			return &Error{Path: d.file, Msg: at + ": the path must not be empty"}
+			return &Error{Path: d.file, Line: p.key.Line, Msg: at + ": the path must not be empty"}
 		}
 		if !filepath.IsAbs(m.Path) {
 			m.Path = filepath.Join(d.dir, m.Path)

@@ -44,8 +44,9 @@ func (e *Error) Error() string {
 }
 
 // Load reads the configuration. path "" means ./agent.yaml when it exists,
-// else the built-in defaults. getenv reads the environment overrides (nil
-// means os.Getenv); tests pass their own.
+// else the user-level file (UserPath) when it exists, else the built-in
+// defaults. getenv reads the environment overrides and the variables that
+// place the user-level file (nil means os.Getenv); tests pass their own.
 //
 // Every failure is an *Error.
 func Load(path string, getenv func(string) string) (*Config, error) {
@@ -54,21 +55,38 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 	}
 	shown := path
 	if path == "" {
-		data, err := os.ReadFile(ImplicitPath)
-		switch {
-		case err == nil:
-			return load(data, ImplicitPath, getenv)
-		case errors.Is(err, fs.ErrNotExist):
-			return finish(Default(), NoFile, false, getenv)
-		default:
-			return nil, &Error{Path: ImplicitPath, Msg: readFailure(err)}
+		for _, implicit := range []string{ImplicitPath, UserPath(getenv)} {
+			if implicit == "" {
+				continue
+			}
+			data, err := os.ReadFile(implicit)
+			switch {
+			case err == nil:
+				return load(data, implicit, getenv)
+			case !errors.Is(err, fs.ErrNotExist):
+				return nil, &Error{Path: implicit, Msg: readFailure(err)}
+			}
 		}
+		return finish(Default(), NoFile, nil, getenv)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &Error{Path: shown, Msg: readFailure(err)}
 	}
 	return load(data, shown, getenv)
+}
+
+// UserPath is the user-level file: $XDG_CONFIG_HOME/mm/agent.yaml, else
+// ~/.config/mm/agent.yaml ($HOME), "" when neither variable gives an
+// absolute directory (the XDG rule: a relative one is ignored).
+func UserPath(getenv func(string) string) string {
+	if dir := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(dir) {
+		return filepath.Join(dir, "mm", ImplicitPath)
+	}
+	if home := getenv("HOME"); filepath.IsAbs(home) {
+		return filepath.Join(home, ".config", "mm", ImplicitPath)
+	}
+	return ""
 }
 
 // readFailure words a read error without repeating the path, which the
@@ -106,7 +124,10 @@ func load(data []byte, path string, getenv func(string) string) (*Config, error)
 		}
 	}
 	cfg.Warnings = append(cfg.Warnings, d.warnings...)
-	return finish(cfg, path, d.permissionsSet, getenv)
+	if !d.permissionsSet {
+		delete(d.nodes, "permissions")
+	}
+	return finish(cfg, path, d.nodes, getenv)
 }
 
 // syntaxLine splits yaml.v3's "yaml: line 3: message".
@@ -147,11 +168,15 @@ func parseYAML(data []byte, path string) (root *yaml.Node, err error) {
 }
 
 // finish applies what comes after the file: the deprecated permissions key,
-// the environment overrides, then the validation of the result.
-func finish(cfg *Config, path string, permissionsSet bool, getenv func(string) string) (*Config, error) {
+// the environment overrides, then the validation of the result. nodes are
+// the values the file gave, by key path (nil without a file); the
+// deprecated key was given a value when nodes holds "permissions".
+func finish(cfg *Config, path string, nodes map[string]*yaml.Node, getenv func(string) string) (*Config, error) {
 	fail := func(msg string) (*Config, error) { return nil, &Error{Path: path, Msg: msg} }
+	// fromEnv names the variable that set a key, for the errors.
+	fromEnv := map[string]envValue{}
 
-	if permissionsSet {
+	if n, ok := nodes["permissions"]; ok {
 		switch cfg.Permissions {
 		case "ask":
 			// ask wins over yolo: true in the same file, as the reference
@@ -161,18 +186,18 @@ func finish(cfg *Config, path string, permissionsSet bool, getenv func(string) s
 		case "auto":
 			cfg.Warnings = append(cfg.Warnings, "[warning: permissions: auto is deprecated — remove it; it changes nothing, yolo decides (true unless set)]")
 		default:
-			return fail(`permissions must be "auto" or "ask"`)
+			return nil, placed(path, &problem{key: "permissions", msg: `permissions must be "auto" or "ask"`, got: n.Value != ""}, nodes, fromEnv)
 		}
 	}
 
 	if v := getenv("AGENT_PROVIDER"); v != "" {
-		cfg.Provider = v
+		cfg.Provider, fromEnv["provider"] = v, envValue{"AGENT_PROVIDER", v}
 	}
 	if v := getenv("AGENT_MODEL"); v != "" {
-		cfg.Model = v
+		cfg.Model, fromEnv["model"] = v, envValue{"AGENT_MODEL", v}
 	}
 	if v := getenv("AGENT_BASE_URL"); v != "" {
-		cfg.BaseURL = v
+		cfg.BaseURL, fromEnv["baseUrl"] = v, envValue{"AGENT_BASE_URL", v}
 	}
 	// The reference accepts ParseBool's words in any case ("TRUE", "tRuE").
 	if v := getenv("AGENT_YOLO"); v != "" {
@@ -190,10 +215,64 @@ func finish(cfg *Config, path string, permissionsSet bool, getenv func(string) s
 		cfg.Trace.Enabled = b
 	}
 
-	if msg := cfg.validate(); msg != "" {
-		return fail(msg)
+	if p := cfg.validate(); p != nil {
+		return nil, placed(path, p, nodes, fromEnv)
 	}
 	return cfg, nil
+}
+
+// placed is the error for p: with the line of the value in the file, and
+// the value itself after the reference's message — or, when an AGENT_*
+// variable set it, the variable's name and no line. A value the file
+// does not hold (a required key left out) gets the line of the mapping
+// that lacks it.
+func placed(path string, p *problem, nodes map[string]*yaml.Node, fromEnv map[string]envValue) *Error {
+	e := &Error{Path: path, Msg: p.msg}
+	if env, ok := fromEnv[p.key]; ok {
+		if p.got {
+			shown := p.shown
+			if shown == "" {
+				shown = strconv.Quote(env.value)
+			}
+			e.Msg += " (got " + shown + " from " + env.name + ")"
+		}
+		return e
+	}
+	n, exact := nodes[p.key]
+	for key := p.key; n == nil && key != ""; {
+		key = parentKey(key)
+		n = nodes[key]
+	}
+	if n == nil {
+		return e
+	}
+	e.Line = n.Line
+	if p.got && exact {
+		shown := p.shown
+		switch {
+		case shown != "" || (n.Kind == yaml.ScalarNode && n.Value == ""):
+		case p.raw && n.Kind == yaml.ScalarNode:
+			shown = strings.TrimSpace(n.Value)
+		default:
+			shown = describe(n)
+		}
+		if shown != "" {
+			e.Msg += " (got " + shown + ")"
+		}
+	}
+	return e
+}
+
+// envValue is an AGENT_* variable that set a key.
+type envValue struct{ name, value string }
+
+// parentKey drops the last part of a key path: "lsp.servers[0].name" →
+// "lsp.servers[0]" → "lsp.servers" → "lsp" → "".
+func parentKey(key string) string {
+	if i := strings.LastIndexAny(key, ".["); i >= 0 {
+		return key[:i]
+	}
+	return ""
 }
 
 // CompressionWarning is the start-up warning for automatic compression that

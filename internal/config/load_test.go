@@ -114,49 +114,49 @@ func TestValidationMessages(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{"provider", `provider: ""`, nil, "provider must not be empty"},
-		{"provider blank", `provider: "  "`, nil, "provider must not be empty"},
-		{"model", `model: ""`, nil, "model must not be empty"},
-		{"contextWindow", `contextWindow: -1`, nil, "contextWindow must be >= 0"},
-		{"maxOutput zero", `maxOutput: 0`, nil, "maxOutput must be > 0"},
-		{"maxOutput negative", `maxOutput: -5`, nil, "maxOutput must be > 0"},
-		{"maxTurns", `maxTurns: 0`, nil, "maxTurns must be > 0"},
-		{"previewLines", `previewLines: -1`, nil, "previewLines must be >= 0"},
-		{"threshold zero", "context:\n  threshold: 0", nil, "context.threshold must be between 1 and 100"},
-		{"threshold high", "context:\n  threshold: 101", nil, "context.threshold must be between 1 and 100"},
-		{"keepLastTurns", "context:\n  keepLastTurns: 0", nil, "context.keepLastTurns must be >= 1"},
-		{"summaryMaxTokens", "context:\n  summaryMaxTokens: 0", nil, "context.summaryMaxTokens must be > 0"},
-		{"maxMessages", "context:\n  maxMessages: -1", nil, "context.maxMessages must be >= 0"},
-		{"sessions.dir", "sessions:\n  dir: \"\"", nil, "sessions.dir must not be empty"},
-		{"trace.dir enabled", "trace:\n  enabled: true\n  dir: \"\"", nil, "trace.dir must not be empty"},
-		{"trace.dir by AGENT_TRACE", "trace:\n  dir: \"\"", map[string]string{"AGENT_TRACE": "1"}, "trace.dir must not be empty"},
-		{"acp.name empty", "acp:\n  name: \"\"", nil, "acp.name must not be empty"},
-		{"acp.name blank", "acp:\n  name: \"   \"", nil, "acp.name must not be empty"},
-		{"lsp name", "lsp:\n  servers:\n    - command: gopls\n      extensions: [.go]", nil, "lsp.servers[0].name must not be empty"},
-		{"lsp command", "lsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [.go]\n    - name: ts\n      extensions: [.ts]", nil, "lsp.servers[1].command must not be empty"},
-		{"lsp extensions", "lsp:\n  servers:\n    - name: gopls\n      command: gopls", nil, "lsp.servers[0].extensions must list at least one extension"},
-		{"lsp extensions empty list", "lsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: []", nil, "lsp.servers[0].extensions must list at least one extension"},
-		{"lsp dot", "lsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [go]", nil, `lsp.servers[0].extensions: "go" must start with a dot, like ".go"`},
-		{"lsp dot ts", "lsp:\n  servers:\n    - name: ts\n      command: tsls\n      extensions: [.tsx, ts]", nil, `lsp.servers[0].extensions: "ts" must start with a dot, like ".ts"`},
-		{"lsp served", "lsp:\n  servers:\n    - name: typescript\n      command: tsls\n      extensions: [.ts]\n    - name: deno\n      command: deno\n      extensions: [.ts]", nil, `lsp.servers[1]: extension ".ts" is already served by "typescript"`},
-		{"lsp served any case", "lsp:\n  servers:\n    - name: typescript\n      command: tsls\n      extensions: [.ts]\n    - name: deno\n      command: deno\n      extensions: [.js, .TS]", nil, `lsp.servers[1]: extension ".TS" is already served by "typescript"`},
-		{"permissions", `permissions: never`, nil, `permissions must be "auto" or "ask"`},
-		{"permissions empty", `permissions: ""`, nil, `permissions must be "auto" or "ask"`},
+		{"provider", `provider: ""`, nil, "line 1: provider must not be empty"},
+		{"provider blank", `provider: "  "`, nil, `line 1: provider must not be empty (got "  ")`},
+		{"model", `model: ""`, nil, "line 1: model must not be empty"},
+		{"contextWindow", `contextWindow: -1`, nil, "line 1: contextWindow must be >= 0 (got -1)"},
+		{"maxOutput zero", `maxOutput: 0`, nil, "line 1: maxOutput must be > 0 (got 0)"},
+		{"maxOutput negative", `maxOutput: -5`, nil, "line 1: maxOutput must be > 0 (got -5)"},
+		{"maxTurns", `maxTurns: 0`, nil, "line 1: maxTurns must be > 0 (got 0)"},
+		{"previewLines", `previewLines: -1`, nil, "line 1: previewLines must be >= 0 (got -1)"},
+		{"threshold zero", "context:\n  threshold: 0", nil, "line 2: context.threshold must be between 1 and 100 (got 0)"},
+		{"threshold high", "context:\n  threshold: 101", nil, "line 2: context.threshold must be between 1 and 100 (got 101)"},
+		{"keepLastTurns", "context:\n  keepLastTurns: 0", nil, "line 2: context.keepLastTurns must be >= 1 (got 0)"},
+		{"summaryMaxTokens", "context:\n  summaryMaxTokens: 0", nil, "line 2: context.summaryMaxTokens must be > 0 (got 0)"},
+		{"maxMessages", "context:\n  maxMessages: -1", nil, "line 2: context.maxMessages must be >= 0 (got -1)"},
+		{"sessions.dir", "sessions:\n  dir: \"\"", nil, "line 2: sessions.dir must not be empty"},
+		{"trace.dir enabled", "trace:\n  enabled: true\n  dir: \"\"", nil, "line 3: trace.dir must not be empty"},
+		{"trace.dir by AGENT_TRACE", "trace:\n  dir: \"\"", map[string]string{"AGENT_TRACE": "1"}, "line 2: trace.dir must not be empty"},
+		{"acp.name empty", "acp:\n  name: \"\"", nil, "line 2: acp.name must not be empty"},
+		{"acp.name blank", "acp:\n  name: \"   \"", nil, `line 2: acp.name must not be empty (got "   ")`},
+		{"lsp name", "lsp:\n  servers:\n    - command: gopls\n      extensions: [.go]", nil, "line 3: lsp.servers[0].name must not be empty"},
+		{"lsp command", "lsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [.go]\n    - name: ts\n      extensions: [.ts]", nil, "line 6: lsp.servers[1].command must not be empty"},
+		{"lsp extensions", "lsp:\n  servers:\n    - name: gopls\n      command: gopls", nil, "line 3: lsp.servers[0].extensions must list at least one extension"},
+		{"lsp extensions empty list", "lsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: []", nil, "line 5: lsp.servers[0].extensions must list at least one extension"},
+		{"lsp dot", "lsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [go]", nil, `line 5: lsp.servers[0].extensions: "go" must start with a dot, like ".go"`},
+		{"lsp dot ts", "lsp:\n  servers:\n    - name: ts\n      command: tsls\n      extensions: [.tsx, ts]", nil, `line 5: lsp.servers[0].extensions: "ts" must start with a dot, like ".ts"`},
+		{"lsp served", "lsp:\n  servers:\n    - name: typescript\n      command: tsls\n      extensions: [.ts]\n    - name: deno\n      command: deno\n      extensions: [.ts]", nil, `line 8: lsp.servers[1]: extension ".ts" is already served by "typescript"`},
+		{"lsp served any case", "lsp:\n  servers:\n    - name: typescript\n      command: tsls\n      extensions: [.ts]\n    - name: deno\n      command: deno\n      extensions: [.js, .TS]", nil, `line 8: lsp.servers[1]: extension ".TS" is already served by "typescript"`},
+		{"permissions", `permissions: never`, nil, `line 1: permissions must be "auto" or "ask" (got "never")`},
+		{"permissions empty", `permissions: ""`, nil, `line 1: permissions must be "auto" or "ask"`},
 		{"AGENT_YOLO", ``, map[string]string{"AGENT_YOLO": "maybe"}, `AGENT_YOLO="maybe": must be true or false`},
 		{"AGENT_TRACE", ``, map[string]string{"AGENT_TRACE": "often"}, `AGENT_TRACE="often": must be true or false`},
-		{"bashTimeout zero", `bashTimeout: 0s`, nil, "bashTimeout must be > 0"},
-		{"bashTimeout negative", `bashTimeout: -5s`, nil, "bashTimeout must be > 0"},
-		{"watchdogTimeout", `watchdogTimeout: 0s`, nil, "watchdogTimeout must be > 0"},
-		{"firstTokenTimeout", `firstTokenTimeout: -1s`, nil, "firstTokenTimeout must be >= 0"},
-		{"mmConfigs uppercase", "mmConfigs:\n  Bob: bob.yaml", nil, `mmConfigs: "Bob" is not a valid name (use lowercase letters, digits and -, starting with a letter or a digit: the name becomes the command /ask-<name>)`},
-		{"mmConfigs space", "mmConfigs:\n  \"my agent\": a.yaml", nil, `mmConfigs: "my agent" is not a valid name (use lowercase letters, digits and -, starting with a letter or a digit: the name becomes the command /ask-<name>)`},
-		{"mmConfigs dash first", "mmConfigs:\n  -x: a.yaml", nil, `mmConfigs: "-x" is not a valid name (use lowercase letters, digits and -, starting with a letter or a digit: the name becomes the command /ask-<name>)`},
-		{"mmConfigs underscore", "mmConfigs:\n  a_b: a.yaml", nil, `mmConfigs: "a_b" is not a valid name (use lowercase letters, digits and -, starting with a letter or a digit: the name becomes the command /ask-<name>)`},
-		{"mmConfigs with-context", "mmConfigs:\n  with-context-x: x.yaml", nil, `mmConfigs: "with-context-x" is not a valid name (it would read as /ask-with-context-…)`},
-		{"mmConfigs with-context alone", "mmConfigs:\n  with-context: x.yaml", nil, `mmConfigs: "with-context" is not a valid name (it would read as /ask-with-context-…)`},
-		{"mmConfigs empty short", "mmConfigs:\n  helper: \"\"", nil, "mmConfigs.helper: the path must not be empty"},
-		{"mmConfigs null short", "mmConfigs:\n  helper:", nil, "mmConfigs.helper: the path must not be empty"},
-		{"mmConfigs long without path", "mmConfigs:\n  helper:\n    description: reviews code", nil, "mmConfigs.helper: the path must not be empty"},
+		{"bashTimeout zero", `bashTimeout: 0s`, nil, "line 1: bashTimeout must be > 0 (got 0s)"},
+		{"bashTimeout negative", `bashTimeout: -5s`, nil, "line 1: bashTimeout must be > 0 (got -5s)"},
+		{"watchdogTimeout", `watchdogTimeout: 0s`, nil, "line 1: watchdogTimeout must be > 0 (got 0s)"},
+		{"firstTokenTimeout", `firstTokenTimeout: -1s`, nil, "line 1: firstTokenTimeout must be >= 0 (got -1s)"},
+		{"mmConfigs uppercase", "mmConfigs:\n  Bob: bob.yaml", nil, `line 2: mmConfigs: "Bob" is not a valid name (use lowercase letters, digits and -, starting with a letter or a digit: the name becomes the command /ask-<name>)`},
+		{"mmConfigs space", "mmConfigs:\n  \"my agent\": a.yaml", nil, `line 2: mmConfigs: "my agent" is not a valid name (use lowercase letters, digits and -, starting with a letter or a digit: the name becomes the command /ask-<name>)`},
+		{"mmConfigs dash first", "mmConfigs:\n  -x: a.yaml", nil, `line 2: mmConfigs: "-x" is not a valid name (use lowercase letters, digits and -, starting with a letter or a digit: the name becomes the command /ask-<name>)`},
+		{"mmConfigs underscore", "mmConfigs:\n  a_b: a.yaml", nil, `line 2: mmConfigs: "a_b" is not a valid name (use lowercase letters, digits and -, starting with a letter or a digit: the name becomes the command /ask-<name>)`},
+		{"mmConfigs with-context", "mmConfigs:\n  with-context-x: x.yaml", nil, `line 2: mmConfigs: "with-context-x" is not a valid name (it would read as /ask-with-context-…)`},
+		{"mmConfigs with-context alone", "mmConfigs:\n  with-context: x.yaml", nil, `line 2: mmConfigs: "with-context" is not a valid name (it would read as /ask-with-context-…)`},
+		{"mmConfigs empty short", "mmConfigs:\n  helper: \"\"", nil, "line 2: mmConfigs.helper: the path must not be empty"},
+		{"mmConfigs null short", "mmConfigs:\n  helper:", nil, "line 2: mmConfigs.helper: the path must not be empty"},
+		{"mmConfigs long without path", "mmConfigs:\n  helper:\n    description: reviews code", nil, "line 2: mmConfigs.helper: the path must not be empty"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -329,6 +329,7 @@ acp:
   title: Homer (coder)
 tui: true
 yolo: false
+projectInstructions: false
 `, nil)
 	fb := "http://other:11434/v1"
 	want := &Config{
@@ -488,7 +489,7 @@ func TestBuiltInDefaultsAndImplicitFile(t *testing.T) {
 	if err := os.WriteFile("agent.yaml", []byte("maxTurns: 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load("", env(nil)); err == nil || err.Error() != "[config error: agent.yaml: maxTurns must be > 0]" {
+	if _, err := Load("", env(nil)); err == nil || err.Error() != "[config error: agent.yaml: line 1: maxTurns must be > 0 (got 0)]" {
 		t.Errorf("implicit file error = %v", err)
 	}
 }

@@ -2,91 +2,142 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
+// problem is what validate found wrong: the reference's message and the
+// key path it is about, so that the error can give the line and the value
+// where they came from.
+type problem struct {
+	key string
+	msg string
+	// got shows the value after the message; shown is that value already
+	// worded ("" = as the file or the environment wrote it); raw shows the
+	// file's text unquoted (a duration: "got -5s", not "got \"-5s\"").
+	got   bool
+	shown string
+	raw   bool
+}
+
 // validate checks the final configuration (file and environment applied)
-// and returns the first problem as the reference words it, "" when none.
-// The order is the reference's table, so one file always gives the same
+// and returns the first problem, nil when none. The messages and their
+// order are the reference's table, so one file always gives the same
 // message.
-func (c *Config) validate() string {
+func (c *Config) validate() *problem {
+	bad := func(key, msg string) *problem { return &problem{key: key, msg: msg, got: true} }
+	badDuration := func(key, msg string) *problem { return &problem{key: key, msg: msg, got: true, raw: true} }
 	switch {
 	case blank(c.Provider):
-		return "provider must not be empty"
+		return bad("provider", "provider must not be empty")
 	case blank(c.Model):
-		return "model must not be empty"
-	case c.ContextWindow < 0:
-		return "contextWindow must be >= 0"
-	case c.MaxOutput <= 0:
-		return "maxOutput must be > 0"
-	case c.MaxTurns <= 0:
-		return "maxTurns must be > 0"
-	case c.PreviewLines < 0:
-		return "previewLines must be >= 0"
-	case c.Context.Threshold < 1 || c.Context.Threshold > 100:
-		return "context.threshold must be between 1 and 100"
-	case c.Context.KeepLastTurns < 1:
-		return "context.keepLastTurns must be >= 1"
-	case c.Context.SummaryMaxTokens <= 0:
-		return "context.summaryMaxTokens must be > 0"
-	case c.Context.MaxMessages < 0:
-		return "context.maxMessages must be >= 0"
-	case blank(c.Sessions.Dir):
-		return "sessions.dir must not be empty"
-	case c.Trace.Enabled && blank(c.Trace.Dir):
-		return "trace.dir must not be empty"
-	case blank(c.ACP.Name):
-		return "acp.name must not be empty"
+		return bad("model", "model must not be empty")
 	}
-	if msg := validateLSP(c.LSP.Servers); msg != "" {
-		return msg
+	if p := checkURL("baseUrl", c.BaseURL); p != nil {
+		return p
+	}
+	if c.Fallback != nil {
+		if p := checkURL("fallback", *c.Fallback); p != nil {
+			return p
+		}
+	}
+	switch {
+	case c.ContextWindow < 0:
+		return bad("contextWindow", "contextWindow must be >= 0")
+	case c.MaxOutput <= 0:
+		return bad("maxOutput", "maxOutput must be > 0")
+	case c.MaxTurns <= 0:
+		return bad("maxTurns", "maxTurns must be > 0")
+	case c.PreviewLines < 0:
+		return bad("previewLines", "previewLines must be >= 0")
+	case c.Context.Threshold < 1 || c.Context.Threshold > 100:
+		return bad("context.threshold", "context.threshold must be between 1 and 100")
+	case c.Context.KeepLastTurns < 1:
+		return bad("context.keepLastTurns", "context.keepLastTurns must be >= 1")
+	case c.Context.SummaryMaxTokens <= 0:
+		return bad("context.summaryMaxTokens", "context.summaryMaxTokens must be > 0")
+	case c.Context.MaxMessages < 0:
+		return bad("context.maxMessages", "context.maxMessages must be >= 0")
+	case blank(c.Sessions.Dir):
+		return bad("sessions.dir", "sessions.dir must not be empty")
+	case c.Trace.Enabled && blank(c.Trace.Dir):
+		return bad("trace.dir", "trace.dir must not be empty")
+	case blank(c.ACP.Name):
+		return bad("acp.name", "acp.name must not be empty")
+	}
+	if p := validateLSP(c.LSP.Servers); p != nil {
+		return p
 	}
 	switch {
 	case c.BashTimeout <= 0:
-		return "bashTimeout must be > 0"
+		return badDuration("bashTimeout", "bashTimeout must be > 0")
 	case c.WatchdogTimeout <= 0:
-		return "watchdogTimeout must be > 0"
+		return badDuration("watchdogTimeout", "watchdogTimeout must be > 0")
 	case c.FirstTokenTimeout < 0:
-		return "firstTokenTimeout must be >= 0"
+		return badDuration("firstTokenTimeout", "firstTokenTimeout must be >= 0")
 	}
-	return ""
+	return nil
+}
+
+// checkURL refuses a base URL mm could only fail to probe: anything but
+// an absolute http or https URL with a host. "" is valid (the provider's
+// default for baseUrl, no fallback for fallback).
+func checkURL(key, v string) *problem {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Opaque == "" {
+		return nil
+	}
+	shown := v
+	if err == nil {
+		// The value is printed: a password in it is not.
+		shown = u.Redacted()
+	}
+	if utf8.RuneCountInString(shown) > 60 {
+		shown = string([]rune(shown)[:60]) + "…"
+	}
+	return &problem{key: key, msg: key + " must be an absolute http(s) URL, like http://127.0.0.1:8080/v1", got: true, shown: strconv.Quote(shown)}
 }
 
 // blank is the reference's "empty": nothing, or only spaces.
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // validateLSP checks lsp.servers in order. N in the messages is the 0-based
-// index of the entry in the list.
-func validateLSP(servers []LSPServer) string {
+// index of the entry in the list. The messages quote the wrong extension
+// themselves; the line is the entry's, or the extension's.
+func validateLSP(servers []LSPServer) *problem {
 	servedBy := map[string]string{} // lowercased extension → server name
 	for i, s := range servers {
 		at := fmt.Sprintf("lsp.servers[%d]", i)
 		switch {
 		case blank(s.Name):
-			return at + ".name must not be empty"
+			return &problem{key: at + ".name", msg: at + ".name must not be empty"}
 		case blank(s.Command):
-			return at + ".command must not be empty"
+			return &problem{key: at + ".command", msg: at + ".command must not be empty"}
 		case len(s.Extensions) == 0:
-			return at + ".extensions must list at least one extension"
+			return &problem{key: at + ".extensions", msg: at + ".extensions must list at least one extension"}
 		}
-		for _, ext := range s.Extensions {
+		for j, ext := range s.Extensions {
 			if !strings.HasPrefix(ext, ".") {
 				example := ".go"
 				if strings.TrimSpace(ext) != "" {
 					example = "." + ext
 				}
-				return fmt.Sprintf("%s.extensions: %s must start with a dot, like %s", at, strconv.Quote(ext), strconv.Quote(example))
+				return &problem{key: fmt.Sprintf("%s.extensions[%d]", at, j), msg: fmt.Sprintf("%s.extensions: %s must start with a dot, like %s", at, strconv.Quote(ext), strconv.Quote(example))}
 			}
 		}
 		// Extensions are compared without case (".TS" is ".ts"); a server
 		// listing one extension twice still serves it alone.
 		mine := map[string]bool{}
-		for _, ext := range s.Extensions {
+		for j, ext := range s.Extensions {
 			key := strings.ToLower(ext)
 			if other, ok := servedBy[key]; ok && !mine[key] {
-				return fmt.Sprintf("%s: extension %s is already served by %s", at, strconv.Quote(ext), strconv.Quote(other))
+				return &problem{key: fmt.Sprintf("%s.extensions[%d]", at, j), msg: fmt.Sprintf("%s: extension %s is already served by %s", at, strconv.Quote(ext), strconv.Quote(other))}
 			}
 			mine[key] = true
 		}
@@ -94,7 +145,7 @@ func validateLSP(servers []LSPServer) string {
 			servedBy[key] = s.Name
 		}
 	}
-	return ""
+	return nil
 }
 
 // mmConfigName is a valid mmConfigs name: it becomes the slash command
