@@ -372,7 +372,7 @@ func TestConfigErrorExit1(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "maxTurns: 0\n")
 	r := mm(t, dir, nil, nil, "", "-c", cfg, "-p", "x")
-	if r.code != 1 || strings.TrimSpace(r.stderr) != "[config error: "+cfg+": maxTurns must be > 0]" {
+	if r.code != 1 || strings.TrimSpace(r.stderr) != "[config error: "+cfg+": line 1: maxTurns must be > 0 (got 0)]" {
 		t.Errorf("exit %d stderr %q", r.code, r.stderr)
 	}
 	r = mm(t, dir, nil, []string{"AGENT_PROVIDER=x"}, "", "-p", "x")

@@ -58,6 +58,9 @@ type Engine struct {
 	SkillWarnings []string
 	// Skills are the skills read_skill offers.
 	Skills []skills.Skill
+	// Instructions is the project's AGENTS.md, read once at start and
+	// appended to the system prompt (empty when none or turned off).
+	Instructions project.Instructions
 	// LSP runs the language servers behind the lsp tool; Close stops them.
 	LSP *lsp.Manager
 
@@ -102,11 +105,17 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	}
 	servers, lspWarnings := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	reg, found, warnings := toolsWith(cfg, cwd, base, servers)
+	var instr project.Instructions
+	if cfg.ProjectInstructions {
+		var w []string
+		instr, w = project.ReadInstructions(cwd, root)
+		lspWarnings = append(lspWarnings, w...)
+	}
 	e := &Engine{
 		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, Root: root, SkillWarnings: warnings, Skills: found,
-		LSP: servers, Warnings: lspWarnings,
+		LSP: servers, Warnings: lspWarnings, Instructions: instr,
 		Agent: agent.New(agent.Options{
-			Model: model, Tools: reg, System: systemPrompt(cfg),
+			Model: model, Tools: reg, System: systemPrompt(cfg, instr),
 			MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 			Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
 			Yolo: cfg.Yolo,
@@ -166,12 +175,17 @@ func toolsWith(cfg *config.Config, cwd, skillsBase string, servers *lsp.Manager)
 }
 
 // systemPrompt is the configured prompt; the built-in one is fitted to the
-// declared tools.
-func systemPrompt(cfg *config.Config) string {
-	if cfg.System == config.DefaultSystemPrompt {
-		return config.SystemPromptFor(cfg.BashTool)
+// declared tools. The project's AGENTS.md follows it, a custom prompt
+// included: the instructions are the project's, the prompt the agent's.
+func systemPrompt(cfg *config.Config, instr project.Instructions) string {
+	prompt := cfg.System
+	if prompt == config.DefaultSystemPrompt {
+		prompt = config.SystemPromptFor(cfg.BashTool)
 	}
-	return cfg.System
+	if instr.Text != "" {
+		prompt += "\n\nThe project's instructions (" + project.InstructionsFile + "):\n\n" + instr.Text
+	}
+	return prompt
 }
 
 // Close stops what the engine started: the language servers.
@@ -192,7 +206,8 @@ func (e *Engine) ContextWindow(ctx context.Context) int {
 }
 
 // Banner is the one line that says what runs: provider, model, endpoint,
-// context window, tools, and the trace directory when tracing is on.
+// context window, tools, skills, the configuration file and the project
+// instructions in use, and the trace directory when tracing is on.
 func (e *Engine) Banner(ctx context.Context) string {
 	window := "context ?"
 	if n := e.ContextWindow(ctx); n > 0 {
@@ -214,6 +229,14 @@ func (e *Engine) Banner(ctx context.Context) string {
 		} else {
 			line += fmt.Sprintf(" · skills: %d", len(names))
 		}
+	}
+	// The file names come from the command line, the user's directory and
+	// the project; the printer sanitises the whole line.
+	if e.Config.Path != "" {
+		line += " · config: " + e.Config.Path
+	}
+	if e.Instructions.Shown != "" {
+		line += " · instructions: " + e.Instructions.Shown
 	}
 	if e.Client.Trace != nil {
 		line += " | trace: " + filepath.Clean(e.Client.Trace.AbsDir())
