@@ -55,6 +55,10 @@ hooks: [a, b]
 	if !cfg.Yolo || cfg.Context.Threshold != 75 || cfg.Trace.Enabled || !cfg.Context.Enabled {
 		t.Errorf("an unknown key acted: %+v", cfg)
 	}
+	// The key comes from the file: it is quoted, control characters escaped.
+	if cfg := mustLoad(t, "\"ev\\e[31mil\": 1\n", nil); len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], `unknown key "ev\x1b[31mil"`) {
+		t.Errorf("escape: %q", cfg.Warnings)
+	}
 	// A null value is still a misspelt key.
 	if cfg := mustLoad(t, "yollo:\n", nil); len(cfg.Warnings) != 1 {
 		t.Errorf("null value: %v", cfg.Warnings)
