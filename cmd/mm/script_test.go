@@ -245,14 +245,30 @@ func TestScriptJSONFailure(t *testing.T) {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
 
-	// A usage error once --json -p is known is a result line too.
-	r = mm(t, t.TempDir(), nil, nil, "", "--json", "-p", "  ")
-	if r.code != 2 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	evs = jsonEvents(t, r.stdout)
-	if last := evs[len(evs)-1]; last["type"] != "result" || num(t, last, "exit_code") != 2 || last["reason"] != "usage_error" {
-		t.Errorf("last event %v", last)
+	// What stops mm before the turn (a usage error once --json -p is
+	// known, the configuration, no server) is a result line too.
+	dir := t.TempDir()
+	bad := writeConfig(t, dir, "maxTurns: many\n")
+	for _, tc := range []struct {
+		env    []string
+		args   []string
+		code   int64
+		reason string
+	}{
+		{nil, []string{"--json", "-p", "  "}, 2, "usage_error"},
+		{nil, []string{"--json", "-C", filepath.Join(dir, "nope"), "-p", "hi"}, 2, "usage_error"},
+		{nil, []string{"--json", "-c", bad, "-p", "hi"}, 1, "config_error"},
+		{[]string{"AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL=http://127.0.0.1:1/v1"}, []string{"--json", "-p", "hi"}, 3, "engine_error"},
+	} {
+		r := mm(t, dir, nil, tc.env, "", tc.args...)
+		evs := jsonEvents(t, r.stdout)
+		last := evs[len(evs)-1]
+		if r.code != int(tc.code) || len(evs) != 1 || last["type"] != "result" || num(t, last, "exit_code") != tc.code || last["reason"] != tc.reason {
+			t.Errorf("%q: exit %d, events %v", tc.args, r.code, evs)
+		}
+		if msg, _ := last["error"].(string); msg == "" || !strings.Contains(r.stderr, msg) {
+			t.Errorf("%q: error %q not on stderr:\n%s", tc.args, msg, r.stderr)
+		}
 	}
 }
 
