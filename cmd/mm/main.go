@@ -9,7 +9,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	iofs "io/fs"
 	"os"
+	"strings"
+
+	"golang.org/x/term"
 
 	"mm/internal/config"
 	"mm/internal/engine"
@@ -31,12 +35,17 @@ Usage:
   mm fetch URL [-o FILE]   print a web page as Markdown (mm fetch -help for its flags)
 
 Flags:
-  -p PROMPT                answer this prompt: the answer on stdout, activity on stderr
+  -p PROMPT                answer this prompt: the answer on stdout, activity on stderr; without
+                           a terminal, stdout gets the final answer only (docs/scripting.md)
+  -json                    with -p, stdout is one JSON event per line, the result last
   -no-stdin                with -p, do not append the text piped on stdin (for loops that read it)
+  -C DIR                   run as if mm was started in DIR (its agent.yaml, the tools, the project)
+  -m NAME, -model NAME     the model to use (wins over AGENT_MODEL and the file)
   -c PATH, -config PATH    configuration file (default: ./agent.yaml when present, else built-in defaults)
   -tui                     full-screen mode (not available yet: mm falls back to line mode)
   -version                 print the version and exit
   -h, -help                print this help and exit
+Every flag also takes two dashes: --json, --model NAME.
 
 Environment: AGENT_PROVIDER, AGENT_MODEL, AGENT_BASE_URL, AGENT_YOLO, AGENT_TRACE override the file.
 Exit codes: 0 answered, 1 configuration error, 2 usage error, 3 model server unreachable or failed,
@@ -55,6 +64,11 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	fs.SetOutput(stderr)
 	prompt := fs.String("p", "", "answer this prompt, print the answer on stdout, and exit")
 	noStdin := fs.Bool("no-stdin", false, "do not read stdin with -p")
+	jsonOut := fs.Bool("json", false, "with -p, one JSON event per line on stdout")
+	dir := fs.String("C", "", "run as if started in this directory")
+	var model string
+	fs.StringVar(&model, "model", "", "the model (wins over AGENT_MODEL and the file)")
+	fs.StringVar(&model, "m", "", "same as -model")
 	var cfgPath string
 	fs.StringVar(&cfgPath, "config", "", "configuration file (default ./agent.yaml when present, else built-in defaults)")
 	fs.StringVar(&cfgPath, "c", "", "same as -config")
@@ -77,14 +91,50 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		fmt.Fprintf(stderr, "mm: unexpected argument %q (a prompt goes after -p)\n", fs.Arg(0))
 		return oneshot.ExitUsage
 	}
-	promptSet := false
-	fs.Visit(func(f *flag.Flag) { promptSet = promptSet || f.Name == "p" })
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	promptSet := set["p"]
+	for _, name := range []string{"json", "no-stdin"} {
+		if set[name] && !promptSet {
+			fmt.Fprintf(stderr, "mm: -%s goes with -p (run mm -help for the flags)\n", name)
+			return oneshot.ExitUsage
+		}
+	}
 
-	cfg, err := config.Load(cfgPath, os.Getenv)
+	// From here on a --json run ends with a result line, whatever stops it.
+	var events *oneshot.Events
+	if *jsonOut {
+		events = oneshot.NewEvents(stdout)
+	}
+	fail := func(code int, msg string) int {
+		fmt.Fprintln(stderr, msg)
+		if events != nil {
+			events.Result(code, msg, nil)
+		}
+		return code
+	}
+	if set["C"] {
+		if msg := chdir(*dir); msg != "" {
+			return fail(oneshot.ExitUsage, msg)
+		}
+	}
+	modelSet := set["m"] || set["model"]
+	if modelSet && strings.TrimSpace(model) == "" {
+		return fail(oneshot.ExitUsage, "mm: -m needs a model name")
+	}
+	// -m is one more override above the environment's: it goes through the
+	// same validation as AGENT_MODEL.
+	getenv := func(k string) string {
+		if k == "AGENT_MODEL" && modelSet {
+			return model
+		}
+		return os.Getenv(k)
+	}
+
+	cfg, err := config.Load(cfgPath, getenv)
 	if err != nil {
 		// The message quotes the file, which may come with the project.
-		fmt.Fprintln(stderr, termsafe.Text(err.Error()))
-		return oneshot.ExitConfig
+		return fail(oneshot.ExitConfig, termsafe.Text(err.Error()))
 	}
 	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
 	if !promptSet {
@@ -105,28 +155,55 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	if *noStdin {
 		in = nil
 	}
-	question, err := oneshot.Prompt(*prompt, in)
+	question, err := oneshot.Prompt(*prompt, in, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return oneshot.ExitUsage
+		return fail(oneshot.ExitUsage, err.Error())
 	}
-	if question == "" {
-		fmt.Fprintln(stderr, "mm: the prompt is empty")
-		return oneshot.ExitUsage
+	if strings.TrimSpace(question) == "" {
+		return fail(oneshot.ExitUsage, "mm: the prompt is empty")
 	}
 	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
 	if err != nil {
-		return oneshot.ExitCode(err, stderr)
+		return fail(oneshot.Describe(err))
 	}
 	defer eng.Close()
-	for _, w := range append(cfg.Warnings, eng.Warnings...) {
+	warnings := append(cfg.Warnings, eng.Warnings...)
+	for _, w := range warnings {
 		warn(w)
 	}
 	// After engine.Start: Genkit's Init resets the signal handlers. A
 	// second Ctrl-C ends mm at once.
 	ctx, stop := interrupt.Context(context.Background(), stderr)
 	defer stop()
+	if events != nil {
+		cwd, _ := os.Getwd()
+		return oneshot.RunJSON(ctx, eng.Agent, question, events, stderr, oneshot.JSONOptions{
+			Model: cfg.Model, Provider: cfg.Provider, Cwd: cwd, Yolo: cfg.Yolo, Warnings: warnings})
+	}
 	p := ui.NewPrinter(stdout, stderr, cfg.ShowThinking, cfg.PreviewLines)
 	defer p.Close()
-	return oneshot.Run(ctx, eng.Agent, question, p, cfg.DisplayCommands)
+	return oneshot.Run(ctx, eng.Agent, question, oneshot.Options{Printer: p, DisplayCommands: cfg.DisplayCommands,
+		AnswerOnly: !term.IsTerminal(int(stdout.Fd()))})
+}
+
+// chdir is -C DIR: mm then reads ./agent.yaml, runs the tools and finds the
+// project root from DIR. It returns the usage error, or "".
+func chdir(dir string) string {
+	shown := termsafe.Text(dir)
+	if dir == "" {
+		return "mm: -C needs a directory"
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return fmt.Sprintf("mm: -C %s: the directory does not exist", shown)
+	case err != nil:
+		return termsafe.Text(fmt.Sprintf("mm: -C %s: %v", dir, errors.Unwrap(err)))
+	case !fi.IsDir():
+		return fmt.Sprintf("mm: -C %s: is not a directory", shown)
+	}
+	if err := os.Chdir(dir); err != nil {
+		return termsafe.Text(fmt.Sprintf("mm: -C %s: %v", dir, errors.Unwrap(err)))
+	}
+	return ""
 }

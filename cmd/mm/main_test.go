@@ -582,7 +582,8 @@ func TestFetchContentTool(t *testing.T) {
 }
 
 // A call a small model writes as text runs, and its markup never reaches
-// the user: stdout holds the answer only.
+// the user: stdout holds the answer only, the round's narration is on
+// stderr without the markup.
 func TestCallWrittenAsTextIsNotShown(t *testing.T) {
 	dir := t.TempDir()
 	srv := llmtest.New(t,
@@ -596,8 +597,11 @@ func TestCallWrittenAsTextIsNotShown(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
 		t.Error("the call written as text did not run")
 	}
-	if r.stdout != "I will create it:\nDone.\n" {
+	if r.stdout != "Done.\n" {
 		t.Errorf("stdout = %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "I will create it:\n") || strings.Contains(r.stderr, "tool_call") {
+		t.Errorf("stderr:\n%s", r.stderr)
 	}
 }
 

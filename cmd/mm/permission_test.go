@@ -304,12 +304,13 @@ func TestOneShotOutputIsInert(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"think ^[]0;t^G", "out ^[]52;c;QUFB^G \\u009b", "no tool named nope^[", "boom ^[]8;;http://evil^Glink^[]8;;^G \\u009b", "bash: printf"} {
+	// The text of a round that calls a tool is narration: on stderr.
+	for _, want := range []string{"a ^[[2J", "think ^[]0;t^G", "out ^[]52;c;QUFB^G \\u009b", "no tool named nope^[", "boom ^[]8;;http://evil^Glink^[]8;;^G \\u009b", "bash: printf"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if !strings.Contains(r.stdout, "a ^[[2J") {
+	if r.stdout != "" {
 		t.Errorf("stdout: %q", r.stdout)
 	}
 }

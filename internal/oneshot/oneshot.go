@@ -1,6 +1,8 @@
-// Package oneshot is `mm -p "…"`: one prompt, the answer streamed to stdout,
-// the activity to stderr, an exit code a script can test. Nobody can be
-// asked anything, so a call that would need permission is refused.
+// Package oneshot is `mm -p "…"`: one prompt, the answer on stdout, the
+// activity on stderr, an exit code a script can test (docs/scripting.md).
+// Nobody can be asked anything, so a call that would need permission is
+// refused. With --json, stdout is one JSON event per line instead
+// (jsonevents.go).
 package oneshot
 
 import (
@@ -10,6 +12,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -29,15 +32,47 @@ const (
 	ExitCanceled = 130 // interrupted by Ctrl-C, as shells report it
 )
 
+// Reason names an exit code in the --json result event.
+func Reason(code int) string {
+	switch code {
+	case ExitOK:
+		return "answered"
+	case ExitConfig:
+		return "config_error"
+	case ExitUsage:
+		return "usage_error"
+	case ExitEngine:
+		return "engine_error"
+	case ExitStopped:
+		return "stopped"
+	case ExitCanceled:
+		return "interrupted"
+	}
+	return "error"
+}
+
 // MaxStdin bounds the text read from a pipe: more than this would not fit
 // any local model's context anyway.
 const MaxStdin = 4 << 20
 
+// WaitingForStdin is said on stderr when the pipe on stdin is still open
+// after StdinPatience: a script that runs mm -p with an inherited stdin that
+// never closes would otherwise hang without a word.
+const WaitingForStdin = "mm: waiting for stdin to close (the text piped there is added to the prompt) — use -no-stdin or </dev/null to skip it"
+
+// StdinPatience is how long mm reads stdin before it says it is waiting.
+const StdinPatience = time.Second
+
 // Prompt joins the prompt and the text piped on stdin (`cat err.log | mm -p
-// "explain"`). stdin is read only when it is not a terminal.
-func Prompt(prompt string, stdin *os.File) (string, error) {
+// "explain"`). stdin is read only when it is not a terminal. note (when not
+// nil) gets WaitingForStdin if the read lasts longer than StdinPatience.
+func Prompt(prompt string, stdin *os.File, note io.Writer) (string, error) {
 	if stdin == nil || term.IsTerminal(int(stdin.Fd())) {
 		return prompt, nil
+	}
+	if note != nil {
+		t := time.AfterFunc(StdinPatience, func() { fmt.Fprintln(note, WaitingForStdin) })
+		defer t.Stop()
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, MaxStdin+1))
 	if err != nil {
@@ -56,12 +91,26 @@ func Prompt(prompt string, stdin *os.File) (string, error) {
 	return prompt + "\n\n" + piped, nil
 }
 
-// Run asks the question and returns the exit code. displayCommands adds the
-// numbered list of the turn's calls after the answer.
-func Run(ctx context.Context, a *agent.Agent, question string, p *ui.Printer, displayCommands bool) int {
-	res, err := a.Ask(ctx, question, &facade{p: p})
+// Options configures a run with text output.
+type Options struct {
+	Printer *ui.Printer
+	// DisplayCommands adds the numbered list of the turn's calls after the
+	// answer.
+	DisplayCommands bool
+	// AnswerOnly is set when stdout is not a terminal: stdout then gets the
+	// final answer only, and the text of the rounds that call a tool goes to
+	// stderr with the activity. On a terminal everything streams.
+	AnswerOnly bool
+}
+
+// Run asks the question and returns the exit code.
+func Run(ctx context.Context, a *agent.Agent, question string, opts Options) int {
+	p := opts.Printer
+	f := &facade{p: p, hold: opts.AnswerOnly}
+	res, err := a.Ask(ctx, question, f)
+	f.end(err == nil)
 	p.Finish()
-	if res != nil && displayCommands && len(res.Calls) > 0 {
+	if res != nil && opts.DisplayCommands && len(res.Calls) > 0 {
 		p.Line(ui.CommandList(res.Calls))
 	}
 	if res != nil && (err == nil || len(res.Calls) > 0) {
@@ -70,41 +119,34 @@ func Run(ctx context.Context, a *agent.Agent, question string, p *ui.Printer, di
 	return ExitCode(err, p.Err)
 }
 
-// ExitCode prints err (if any) and maps it to the exit code. The message
-// may quote what a server sent: it is sanitised like everything printed.
+// ExitCode prints err (if any) and maps it to the exit code.
 func ExitCode(err error, w io.Writer) int {
+	code, msg := Describe(err)
+	if msg != "" {
+		fmt.Fprintln(w, msg)
+	}
+	return code
+}
+
+// Describe maps err to the exit code and the message mm prints. The
+// message may quote what a server sent: it is sanitised like everything
+// printed.
+func Describe(err error) (int, string) {
 	if err == nil {
-		return ExitOK
+		return ExitOK, ""
 	}
 	var stop *agent.StopError
 	var ee *llm.EngineError
 	switch {
 	case errors.As(err, &stop):
-		fmt.Fprintln(w, termsafe.Text(stop.Error()))
-		return ExitStopped
+		return ExitStopped, termsafe.Text(stop.Error())
 	case errors.As(err, &ee):
-		fmt.Fprintln(w, termsafe.Text(ee.Error()))
-		return ExitEngine
+		return ExitEngine, termsafe.Text(ee.Error())
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(w, "[interrupted]")
-		return ExitCanceled
+		return ExitCanceled, "[interrupted]"
 	}
-	fmt.Fprintln(w, termsafe.Text(fmt.Sprintf("[engine error: %v]", err)))
-	return ExitEngine
+	return ExitEngine, termsafe.Text(fmt.Sprintf("[engine error: %v]", err))
 }
 
-// facade adapts the printer to the agent's UI for a run where nobody can
-// answer.
-type facade struct{ p *ui.Printer }
-
-func (f *facade) Text(s string)           { f.p.Text(s) }
-func (f *facade) Thinking(s string)       { f.p.Thinking(s) }
-func (f *facade) Progress(llm.Progress)   {}
-func (f *facade) Composing(string, int)   {}
-func (f *facade) ToolStart(c *agent.Call) { f.p.ToolStart(c) }
-func (f *facade) ToolEnd(c *agent.Call)   { f.p.ToolEnd(c) }
-func (f *facade) Notice(msg string)       { f.p.Notice(msg) }
-func (f *facade) Permission(_ context.Context, c *agent.Call) agent.Decision {
-	f.p.Line(fmt.Sprintf("🔐 %s refused: nobody can confirm it with -p (yolo: false)", c.Name))
-	return agent.Refuse
-}
+// Refusal is what a call that needs permission gets with -p.
+const Refusal = "nobody can confirm it with -p (yolo: false)"
