@@ -41,7 +41,7 @@ Flags:
   -no-stdin                with -p, do not append the text piped on stdin (for loops that read it)
   -C DIR                   run as if mm was started in DIR (its agent.yaml, the tools, the project)
   -m NAME, -model NAME     the model to use (wins over AGENT_MODEL and the file)
-  -c PATH, -config PATH    configuration file (default: ./agent.yaml when present, else built-in defaults)
+  -c PATH, -config PATH    configuration file (default: ./agent.yaml, else ~/.config/mm/agent.yaml, else built-in defaults)
   -tui                     full-screen mode (not available yet: mm falls back to line mode)
   -version                 print the version and exit
   -h, -help                print this help and exit
@@ -70,7 +70,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	fs.StringVar(&model, "model", "", "the model (wins over AGENT_MODEL and the file)")
 	fs.StringVar(&model, "m", "", "same as -model")
 	var cfgPath string
-	fs.StringVar(&cfgPath, "config", "", "configuration file (default ./agent.yaml when present, else built-in defaults)")
+	fs.StringVar(&cfgPath, "config", "", "configuration file (default ./agent.yaml, else $XDG_CONFIG_HOME/mm/agent.yaml, else built-in defaults)")
 	fs.StringVar(&cfgPath, "c", "", "same as -config")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	tui := fs.Bool("tui", false, "full-screen mode")
