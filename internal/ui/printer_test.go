@@ -57,7 +57,7 @@ func TestThinkingHiddenWhenOff(t *testing.T) {
 	out.Reset()
 	p.Thinking("hmm")
 	p.Text("answer")
-	if !strings.HasPrefix(errb.String(), "hmm") || !strings.HasSuffix(errb.String(), "\n") {
+	if !strings.HasPrefix(errb.String(), ThinkingMark+"hmm") || !strings.HasSuffix(errb.String(), "\n") {
 		t.Errorf("thinking %q", errb.String())
 	}
 }
