@@ -50,13 +50,13 @@ type REPL struct {
 	lastKey   time.Time           // when the last key of the turn arrived
 	// typed is the type-ahead of a turn: shown while the model works,
 	// kept when the turn ends (the next prompt starts with it).
-	typed []rune
-	next  string // a question typed during the turn, to ask next
-	quit      bool
-	inTurn    bool
-	stopping  bool // the turn was asked to stop: another Ctrl-C ends mm
-	now       func() time.Time
-	exit      func(code int) // os.Exit unless a test sets it
+	typed    []rune
+	next     string // a question typed during the turn, to ask next
+	quit     bool
+	inTurn   bool
+	stopping bool // the turn was asked to stop: another Ctrl-C ends mm
+	now      func() time.Time
+	exit     func(code int) // os.Exit unless a test sets it
 	// restoreTerm puts the terminal back as mm found it, for an exit that
 	// skips the deferred restores.
 	restoreTerm func()
