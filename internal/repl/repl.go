@@ -349,8 +349,20 @@ func (r *REPL) turn(ctx context.Context, question string) {
 		r.watchKeys(done, cancel)
 	}()
 	r.ask(tctx, question)
+	// Keys from now on go to readline; those the router sent before are
+	// still handled here, so a key typed as the turn ends is not lost (or
+	// left for the next turn).
+	r.rt.setTurn(false)
 	close(done)
 	wg.Wait()
+	for drained := false; !drained; {
+		select {
+		case k := <-r.rt.keys:
+			r.handleKey(k, cancel)
+		default:
+			drained = true
+		}
+	}
 	// The type-ahead stays in r.typed: the next prompt (or the next
 	// question's turn) starts with it.
 	r.p.SetInput("")
