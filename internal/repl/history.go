@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"mm/internal/ownfile"
@@ -19,9 +20,36 @@ const historyLimit = 1000
 // rewrites through "history.tmp") whatever a cloned repository put there,
 // following symbolic links. mm refuses a link or a special file there,
 // with a notice, and creates the file 0600 in a 0700 .mm.
+//
+// The file holds one question a line. A question of several lines (a
+// paste) is written as histQuoted followed by the Go-quoted text, so it
+// stays one line; any other line is the question as typed, as in the
+// files of earlier versions.
 type history struct {
-	lines []string
+	lines []string // the questions, oldest first; a paste with its newlines
 	f     *os.File // nil: no history is written
+}
+
+// histQuoted starts a line that holds a quoted question.
+const histQuoted = "⏎ "
+
+// encodeEntry is the line of the file that holds the question q.
+func encodeEntry(q string) string {
+	if strings.ContainsAny(q, "\n\r") || strings.HasPrefix(q, histQuoted) {
+		return histQuoted + strconv.Quote(q)
+	}
+	return q
+}
+
+// decodeEntry is the question a line of the file holds: a line that only
+// looks quoted (an old file's) is taken as typed.
+func decodeEntry(line string) string {
+	if rest, ok := strings.CutPrefix(line, histQuoted); ok {
+		if q, err := strconv.Unquote(rest); err == nil {
+			return q
+		}
+	}
+	return line
 }
 
 // openHistory loads and opens the history of the project at dir. The
@@ -39,8 +67,9 @@ func openHistory(dir string) (*history, string) {
 	}
 	for _, l := range strings.Split(string(data), "\n") {
 		// The file may come with the project: what it holds is shown
-		// when recalled, so it is made inert like any outside text.
-		if l = strings.TrimSpace(termsafe.Text(l)); l != "" {
+		// when recalled, so it is made inert like any outside text
+		// (a quoted question too, once unquoted).
+		if l = strings.TrimSpace(termsafe.Text(decodeEntry(l))); l != "" {
 			h.lines = append(h.lines, l)
 		}
 	}
@@ -63,7 +92,11 @@ func (h *history) rewrite(path string) {
 	if err != nil {
 		return
 	}
-	_, err = f.WriteString(strings.Join(h.lines, "\n") + "\n")
+	var b strings.Builder
+	for _, l := range h.lines {
+		b.WriteString(encodeEntry(l) + "\n")
+	}
+	_, err = f.WriteString(b.String())
 	if cerr := f.Close(); err == nil && cerr == nil {
 		err = os.Rename(tmp, path)
 	}
@@ -72,13 +105,13 @@ func (h *history) rewrite(path string) {
 	}
 }
 
-// add appends a question.
+// add appends a question, a paste as its text (never its placeholder).
 func (h *history) add(line string) {
 	line = strings.TrimSpace(line)
-	if h.f == nil || line == "" || strings.ContainsAny(line, "\n\r") {
+	if h.f == nil || line == "" {
 		return
 	}
-	h.f.WriteString(line + "\n")
+	h.f.WriteString(encodeEntry(line) + "\n")
 }
 
 func (h *history) close() {

@@ -57,7 +57,10 @@ type router struct {
 	pending []byte // an escape sequence cut by the end of a read
 	inPaste bool
 	paste   []byte
-	pastes  []string // multi-line pastes, by placeholder number - 1
+	// pastes are the multi-line pastes of the session and of the history
+	// file, by placeholder number - 1: a placeholder recalled from the
+	// history (↑) still sends its text.
+	pastes []string
 }
 
 func newRouter() *router {
@@ -197,26 +200,38 @@ func (r *router) send(k key) {
 
 // endPaste delivers a finished paste: a single line as typed text, several
 // lines as a placeholder that expand replaces on submit (readline edits one
-// line; the placeholder keeps the prompt readable).
+// line; the placeholder keeps the prompt readable). During a turn it is
+// type-ahead in the same form.
 func (r *router) endPaste() {
 	text := strings.ReplaceAll(strings.ReplaceAll(string(r.paste), "\r\n", "\n"), "\r", "\n")
 	r.paste = r.paste[:0]
+	text = strings.TrimRight(text, "\n")
+	if strings.Contains(text, "\n") {
+		text = r.holdLocked(text)
+	}
 	if r.turn {
 		r.send(key{kind: keyText, text: text})
 		return
 	}
-	trimmed := strings.TrimRight(text, "\n")
-	if !strings.Contains(trimmed, "\n") {
-		r.pipe.Write([]byte(trimmed))
-		return
-	}
-	r.pastes = append(r.pastes, trimmed)
-	r.pipe.Write([]byte(fmt.Sprintf("[paste #%d: %d lines]", len(r.pastes), strings.Count(trimmed, "\n")+1)))
+	r.pipe.Write([]byte(text))
+}
+
+// hold keeps a text of several lines and returns its placeholder.
+func (r *router) hold(text string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.holdLocked(text)
+}
+
+func (r *router) holdLocked(text string) string {
+	r.pastes = append(r.pastes, text)
+	return fmt.Sprintf("[paste #%d: %d lines]", len(r.pastes), strings.Count(text, "\n")+1)
 }
 
 var placeholder = regexp.MustCompile(`\[paste #(\d+): \d+ lines\]`)
 
-// expand puts the pasted text back in place of its placeholders.
+// expand puts the pasted text back in place of its placeholders. The
+// pastes are kept: the line goes to the history with its placeholders.
 func (r *router) expand(line string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -228,7 +243,6 @@ func (r *router) expand(line string) string {
 		}
 		return m
 	})
-	r.pastes = nil
 	return out
 }
 

@@ -49,8 +49,15 @@ func TestBracketedPasteBecomesPlaceholder(t *testing.T) {
 	if line := r.expand("see: [paste #1: 3 lines]"); line != "see: one\ntwo\nthree" {
 		t.Errorf("expanded %q", line)
 	}
-	if line := r.expand("see: [paste #1: 3 lines]"); line != "see: [paste #1: 3 lines]" {
-		t.Errorf("pastes are not forgotten after a submit: %q", line)
+	// The paste is kept for the session: the line goes to the history
+	// with its placeholder, and recalling it (↑) sends the text again.
+	if line := r.expand("again: [paste #1: 3 lines]"); line != "again: one\ntwo\nthree" {
+		t.Errorf("recalled %q", line)
+	}
+	// Numbers are never reused: a second paste is #2.
+	r2 := r.hold("x\ny")
+	if r2 != "[paste #2: 2 lines]" || r.expand(r2) != "x\ny" {
+		t.Errorf("second paste %q → %q", r2, r.expand(r2))
 	}
 }
 
@@ -108,7 +115,12 @@ func TestPasteDuringTurnIsText(t *testing.T) {
 	r.setTurn(true)
 	r.feed([]byte("\x1b[200~a\rb\x1b[201~"))
 	ks := keys(r)
-	if len(ks) != 1 || ks[0].kind != keyText || ks[0].text != "a\nb" {
-		t.Errorf("keys %+v", ks)
+	// A paste of several lines is type-ahead as its placeholder, the
+	// same as at the prompt: it stays intact until it is sent.
+	if len(ks) != 1 || ks[0].kind != keyText || ks[0].text != "[paste #1: 2 lines]" {
+		t.Fatalf("keys %+v", ks)
+	}
+	if got := r.expand(ks[0].text); got != "a\nb" {
+		t.Errorf("expanded %q", got)
 	}
 }

@@ -48,13 +48,15 @@ type REPL struct {
 	permWait  chan agent.Decision // a permission prompt is waiting for its answer
 	permShown time.Time           // when the prompt appeared
 	lastKey   time.Time           // when the last key of the turn arrived
-	typed     []rune              // type-ahead during a turn
-	next      string              // a question typed during the turn, to ask next
-	quit      bool
-	inTurn    bool
-	stopping  bool // the turn was asked to stop: another Ctrl-C ends mm
-	now       func() time.Time
-	exit      func(code int) // os.Exit unless a test sets it
+	// typed is the type-ahead of a turn: shown while the model works,
+	// kept when the turn ends (the next prompt starts with it).
+	typed    []rune
+	next     string // a question typed during the turn, to ask next
+	quit     bool
+	inTurn   bool
+	stopping bool // the turn was asked to stop: another Ctrl-C ends mm
+	now      func() time.Time
+	exit     func(code int) // os.Exit unless a test sets it
 	// restoreTerm puts the terminal back as mm found it, for an exit that
 	// skips the deferred restores.
 	restoreTerm func()
@@ -75,13 +77,15 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	r := &REPL{eng: eng, opts: opts, p: ui.NewPrinter(opts.Out, opts.Out, cfg.ShowThinking, cfg.PreviewLines), fd: int(opts.In.Fd()), now: time.Now}
 	defer r.p.Close()
 	if term.IsTerminal(r.fd) && term.IsTerminal(int(opts.Out.Fd())) {
-		r.banner(ctx)
+		r.banner(ctx, "/help for commands · Esc or Ctrl-C stops a turn · Ctrl-D quits")
 		return r.interactive(ctx)
 	}
 	return r.plain(ctx)
 }
 
-func (r *REPL) banner(ctx context.Context) {
+// banner writes what runs, the warnings, and the hint of the keys that
+// work in this session.
+func (r *REPL) banner(ctx context.Context, hint string) {
 	// The banner and the warnings name what the configuration and the
 	// project hold (a model name, skill names): the printer sanitises them.
 	r.p.Line(r.eng.Banner(ctx))
@@ -91,7 +95,7 @@ func (r *REPL) banner(ctx context.Context) {
 	if r.opts.Notice != "" {
 		r.p.Line(r.opts.Notice)
 	}
-	r.p.DimLine("/help for commands · Esc or Ctrl-C stops a turn · Ctrl-D quits")
+	r.p.DimLine(hint)
 }
 
 // interactive is the terminal session: readline at the prompt, keys during
@@ -123,6 +127,11 @@ func (r *REPL) interactive(ctx context.Context) int {
 	}
 	defer hist.close()
 	for _, line := range hist.lines {
+		if strings.Contains(line, "\n") {
+			// A paste is recalled as its placeholder, like when it was
+			// pasted, and sends its text.
+			line = r.rt.hold(line)
+		}
 		rl.SaveHistory(line)
 	}
 	// A SIGINT can still arrive between modes (the terminal is briefly in
@@ -164,29 +173,31 @@ func (r *REPL) interactive(ctx context.Context) int {
 	defer io.WriteString(r.opts.Out, bracketedPasteOff)
 
 	for !r.quitting() {
-		line := r.takeNext()
-		if line == "" {
+		raw := r.takeNext()
+		if raw == "" {
 			io.WriteString(r.opts.Out, bracketedPasteOn)
-			in, err := rl.Readline()
+			// What was typed during the last turn without Enter is the
+			// start of this line, to edit or send.
+			in, err := rl.ReadlineWithDefault(r.takeTyped())
 			io.WriteString(r.opts.Out, bracketedPasteOff)
 			if errors.Is(err, readline.ErrInterrupt) {
-				r.rt.expand("") // forget pastes of the cancelled line
 				continue
 			}
 			if err != nil { // Ctrl-D on an empty line, or the input ended
 				break
 			}
-			rl.SaveHistory(in)
-			hist.add(in)
-			line = r.rt.expand(in)
+			raw = in
 		} else {
-			fmt.Fprintf(r.opts.Out, "› %s\n", termsafe.Text(line))
-			rl.SaveHistory(line)
-			hist.add(line)
+			fmt.Fprintf(r.opts.Out, "› %s\n", termsafe.Text(raw))
 		}
-		if strings.TrimSpace(line) == "" {
+		if strings.TrimSpace(raw) == "" {
 			continue
 		}
+		// readline's history keeps the placeholders (the router keeps
+		// their pastes for the session), the file the text itself.
+		line := r.rt.expand(raw)
+		rl.SaveHistory(raw)
+		hist.add(line)
 		if r.command(line) {
 			continue
 		}
@@ -215,8 +226,9 @@ func (r *REPL) plain(ctx context.Context) int {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	// The banner once the signals are watched: a Ctrl-C from then on
-	// never kills mm.
-	r.banner(ctx)
+	// never kills mm. No key is read here (a line at a time, maybe from
+	// a file): the hint names none that stops a turn.
+	r.banner(ctx, "/help for commands · /quit or Ctrl-D quits")
 	go func() {
 		for s := range sigs {
 			sig.Lock()
@@ -241,10 +253,15 @@ func (r *REPL) plain(ctx context.Context) int {
 		}
 	}()
 	for !r.quitting() {
+		// The prompt, then the question as read: the transcript shows
+		// what was asked, whether the input is a file or a terminal.
+		fmt.Fprint(r.opts.Out, "› ")
 		line, ok := r.readLine()
 		if !ok {
+			fmt.Fprintln(r.opts.Out)
 			break
 		}
+		fmt.Fprintln(r.opts.Out, termsafe.Text(line))
 		if strings.TrimSpace(line) == "" || r.command(line) {
 			continue
 		}
@@ -297,6 +314,15 @@ func (r *REPL) takeNext() string {
 	return s
 }
 
+// takeTyped returns and clears the type-ahead left by the last turn.
+func (r *REPL) takeTyped() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := string(r.typed)
+	r.typed = nil
+	return s
+}
+
 // turn runs one question with the keys watched.
 func (r *REPL) turn(ctx context.Context, question string) {
 	tctx, cancel := context.WithCancel(ctx)
@@ -307,6 +333,8 @@ func (r *REPL) turn(ctx context.Context, question string) {
 	defer r.rt.setTurn(false)
 	r.mu.Lock()
 	r.inTurn, r.stopping, r.lastKey = true, false, time.Time{}
+	// Type-ahead typed after an Enter in the last turn is still there.
+	r.p.SetInput(string(r.typed))
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
@@ -321,11 +349,22 @@ func (r *REPL) turn(ctx context.Context, question string) {
 		r.watchKeys(done, cancel)
 	}()
 	r.ask(tctx, question)
+	// Keys from now on go to readline; those the router sent before are
+	// still handled here, so a key typed as the turn ends is not lost (or
+	// left for the next turn).
+	r.rt.setTurn(false)
 	close(done)
 	wg.Wait()
-	r.mu.Lock()
-	r.typed = nil
-	r.mu.Unlock()
+	for drained := false; !drained; {
+		select {
+		case k := <-r.rt.keys:
+			r.handleKey(k, cancel)
+		default:
+			drained = true
+		}
+	}
+	// The type-ahead stays in r.typed: the next prompt (or the next
+	// question's turn) starts with it.
 	r.p.SetInput("")
 }
 
@@ -379,8 +418,9 @@ func (r *REPL) handleKey(k key, cancel context.CancelFunc) {
 			// A second Ctrl-C: the turn did not stop yet; mm ends now.
 			r.exitNow(130)
 		}
+		// The type-ahead is kept: stopping the model is not giving up
+		// what was typed for the next question.
 		r.stopping = true
-		r.typed = nil
 		cancel()
 		return
 	case keyEOF:
@@ -404,7 +444,7 @@ func (r *REPL) handleKey(k key, cancel context.CancelFunc) {
 	case keyRune:
 		r.typed = append(r.typed, k.r)
 	case keyText:
-		r.typed = append(r.typed, []rune(strings.ReplaceAll(k.text, "\n", " "))...)
+		r.typed = append(r.typed, typeable(k.text)...)
 	case keyBackspace:
 		if len(r.typed) > 0 {
 			r.typed = r.typed[:len(r.typed)-1]
@@ -428,6 +468,23 @@ func (r *REPL) handleKey(k key, cancel context.CancelFunc) {
 		}
 	}
 	r.p.SetInput(string(r.typed))
+}
+
+// typeable is a pasted text as type-ahead: what readline can edit as
+// typed (a paste of several lines is its placeholder already), without
+// the control characters that would be keys there; a tab is a blank.
+func typeable(s string) []rune {
+	var out []rune
+	for _, c := range s {
+		switch {
+		case c == '\t' || c == '\n':
+			out = append(out, ' ')
+		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // replUI is the agent's view of the terminal.
@@ -520,6 +577,9 @@ func (r *REPL) plainPermission() agent.Decision {
 			fmt.Fprintln(r.opts.Out, "\n   → refused (end of input)")
 			return agent.Refuse
 		}
+		// The answer as read, on the line of its "?": the transcript
+		// reads "? a" then "→ allowed once".
+		fmt.Fprintln(r.opts.Out, termsafe.Text(line))
 		if k := []rune(strings.TrimSpace(line)); len(k) == 1 {
 			if d, word, ok := decision(k[0]); ok {
 				fmt.Fprintln(r.opts.Out, "   → "+word)

@@ -38,6 +38,9 @@ type Printer struct {
 	outOpen  bool // Out has text not ended by a newline
 	errOpen  bool // Err has a thinking line not ended by a newline
 	thinking bool
+	// thinkMark starts each line of the reasoning when there is no colour
+	// to dim it: the thinking stays told apart from the answer.
+	thinkMark string
 	// A streamed piece that ends in "\r" may be the first half of a
 	// "\r\n": the CR waits for the next piece.
 	outCR, thinkCR bool
@@ -46,19 +49,29 @@ type Printer struct {
 	input       string // what the user types while a turn runs
 	statusSince time.Time
 	drawn       bool // the status line is on screen
-	frame       int
-	ticker      *time.Ticker
-	stopTick    chan struct{}
+	// below: the status line is drawn on the row under an answer line
+	// still open (the cursor stays at the end of that line).
+	below    bool
+	frame    int
+	ticker   *time.Ticker
+	stopTick chan struct{}
 }
 
-// NewPrinter returns a printer. Colour is on when errw is a terminal and
-// NO_COLOR is not set; the spinner only on a terminal.
+// ThinkingMark starts each line of the reasoning when there is no colour
+// to dim it.
+const ThinkingMark = "┊ "
+
+// NewPrinter returns a printer. Colour is on when errw is a terminal,
+// NO_COLOR is not set and TERM is not dumb; the spinner likewise, whatever
+// NO_COLOR says.
 func NewPrinter(out, errw io.Writer, showThinking bool, previewLines int) *Printer {
 	p := &Printer{Out: out, Err: errw, ShowThinking: showThinking, PreviewLines: previewLines, width: func() int { return 0 }}
 	if ColorEnabled(errw) {
 		p.st = styles{dim: "\x1b[2m", grey: "\x1b[90m", red: "\x1b[31m", reset: "\x1b[0m"}
+	} else {
+		p.thinkMark = ThinkingMark
 	}
-	if f, ok := errw.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := errw.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !dumbTerminal() {
 		p.spinner = true
 		p.width = func() int {
 			w, _, err := term.GetSize(int(f.Fd()))
@@ -71,14 +84,19 @@ func NewPrinter(out, errw io.Writer, showThinking bool, previewLines int) *Print
 	return p
 }
 
-// ColorEnabled reports whether w is a terminal and NO_COLOR is unset.
+// ColorEnabled reports whether w is a terminal, NO_COLOR is unset and
+// TERM is not dumb.
 func ColorEnabled(w io.Writer) bool {
-	if _, off := os.LookupEnv("NO_COLOR"); off {
+	if _, off := os.LookupEnv("NO_COLOR"); off || dumbTerminal() {
 		return false
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// dumbTerminal reports TERM=dumb: a terminal that moves no cursor and
+// shows no colour (Emacs' shell, some CI logs).
+func dumbTerminal() bool { return os.Getenv("TERM") == "dumb" }
 
 // Every text the printer is given passes termsafe.Text before it is written:
 // its callers hand it what the model, a tool or a server wrote, and only
@@ -97,6 +115,7 @@ func (p *Printer) Text(s string) {
 	}
 	io.WriteString(p.Out, s)
 	p.outOpen = !strings.HasSuffix(s, "\n")
+	p.redraw()
 }
 
 // Thinking writes a piece of the reasoning, dimmed, when showThinking.
@@ -117,8 +136,31 @@ func (p *Printer) Thinking(s string) {
 		p.thinking = true
 		io.WriteString(p.Err, p.st.dim)
 	}
+	if p.thinkMark != "" {
+		s = p.markThinking(s)
+	}
 	io.WriteString(p.Err, s)
 	p.errOpen = !strings.HasSuffix(s, "\n")
+	p.redraw()
+}
+
+// markThinking puts the mark at the start of each line of s that begins
+// a line on the screen.
+func (p *Printer) markThinking(s string) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		if !p.errOpen {
+			b.WriteString(p.thinkMark)
+		}
+		line, rest, nl := strings.Cut(s, "\n")
+		b.WriteString(line)
+		if nl {
+			b.WriteByte('\n')
+		}
+		p.errOpen = !nl
+		s = rest
+	}
+	return b.String()
 }
 
 // streamed sanitises one streamed piece. A final "\r" is held back (cr)
@@ -181,6 +223,15 @@ func (p *Printer) write(s string) {
 	p.endThinking()
 	p.endOut()
 	fmt.Fprintln(p.Err, s)
+	p.redraw()
+}
+
+// redraw puts back at once what the user is typing, which has no spinner
+// tick to bring it back when no status shows.
+func (p *Printer) redraw() {
+	if p.input != "" {
+		p.drawStatus()
+	}
 }
 
 // Status shows a spinner with this text on the last line until the next
@@ -200,6 +251,7 @@ func (p *Printer) Status(s string) {
 	}
 	if s == "" {
 		p.clearStatus()
+		p.redraw()
 		return
 	}
 	if p.ticker == nil {
@@ -229,29 +281,64 @@ func (p *Printer) tick(t *time.Ticker, stop chan struct{}) {
 var frames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 func (p *Printer) drawStatus() {
-	if p.outOpen || p.errOpen {
+	if !p.spinner {
+		return
+	}
+	open := p.outOpen || p.errOpen
+	if open && p.input == "" {
 		// Never draw over a line the answer is still writing.
 		return
 	}
-	line := fmt.Sprintf("%s %s", frames[p.frame%len(frames)], p.status)
-	if d := time.Since(p.statusSince); d >= 2*time.Second {
-		line += fmt.Sprintf(" (%ds)", int(d.Seconds()))
+	var line string
+	if p.status != "" {
+		line = fmt.Sprintf("%s %s", frames[p.frame%len(frames)], p.status)
+		if d := time.Since(p.statusSince); d >= 2*time.Second {
+			line += fmt.Sprintf(" (%ds)", int(d.Seconds()))
+		}
+		if p.input != "" {
+			line += "   "
+		}
 	}
 	if p.input != "" {
-		line += "   › " + termsafe.Text(p.input)
+		line += "› " + inputText(p.input)
+	}
+	if line == "" {
+		p.clearStatus()
+		return
 	}
 	if w := p.width(); w > 4 {
 		line = clipWidth(line, w-1)
 	}
+	if open {
+		// What the user types stays in view while the answer writes a
+		// line: it is drawn on the row below, and the cursor goes back
+		// to the end of the answer. IND then RI first make sure that row
+		// exists (IND scrolls at the bottom of the screen), so the saved
+		// position (DECSC) is still right when it is restored (DECRC).
+		p.clearStatus()
+		io.WriteString(p.Err, "\x1bD\x1bM\x1b7\x1bD\r\x1b[2K"+p.st.dim+line+p.st.reset+"\x1b8")
+		p.drawn, p.below = true, true
+		return
+	}
 	io.WriteString(p.Err, "\r\x1b[2K"+p.st.dim+line+p.st.reset)
-	p.drawn = true
+	p.drawn, p.below = true, false
+}
+
+// inputText is what the user typed as the status line shows it: one line.
+func inputText(s string) string {
+	return termsafe.Text(strings.NewReplacer("\n", " ", "\t", " ").Replace(s))
 }
 
 func (p *Printer) clearStatus() {
-	if p.drawn {
-		io.WriteString(p.Err, "\r\x1b[2K")
-		p.drawn = false
+	if !p.drawn {
+		return
 	}
+	if p.below {
+		io.WriteString(p.Err, "\x1b7\x1bD\r\x1b[2K\x1b8")
+	} else {
+		io.WriteString(p.Err, "\r\x1b[2K")
+	}
+	p.drawn, p.below = false, false
 }
 
 // SetInput shows, after the spinner, what the user types while a turn runs.
@@ -259,9 +346,11 @@ func (p *Printer) SetInput(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.input = s
-	if p.status != "" {
-		p.drawStatus()
+	if s == "" && p.status == "" {
+		p.clearStatus()
+		return
 	}
+	p.drawStatus()
 }
 
 // Close stops the spinner.

@@ -57,7 +57,7 @@ func TestThinkingHiddenWhenOff(t *testing.T) {
 	out.Reset()
 	p.Thinking("hmm")
 	p.Text("answer")
-	if !strings.HasPrefix(errb.String(), "hmm") || !strings.HasSuffix(errb.String(), "\n") {
+	if !strings.HasPrefix(errb.String(), ThinkingMark+"hmm") || !strings.HasSuffix(errb.String(), "\n") {
 		t.Errorf("thinking %q", errb.String())
 	}
 }
@@ -101,4 +101,53 @@ func TestPermissionCountsPadding(t *testing.T) {
 	if got := errb.String(); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+}
+
+// Without colour each line of the reasoning starts with the mark, however
+// the stream cuts it.
+func TestThinkingMarkedWithoutColour(t *testing.T) {
+	var out, errb bytes.Buffer
+	p := NewPrinter(&out, &errb, true, 20)
+	p.Thinking("first\nsec")
+	p.Thinking("ond\n")
+	p.Thinking("third")
+	p.Text("answer")
+	p.Finish()
+	if want := "┊ first\n┊ second\n┊ third\n"; errb.String() != want {
+		t.Errorf("thinking %q, want %q", errb.String(), want)
+	}
+	if out.String() != "answer\n" {
+		t.Errorf("answer %q", out.String())
+	}
+}
+
+// What the user types stays in view: on the row under an answer line
+// that is still open (the cursor goes back to its end), and when the
+// status is hidden.
+func TestInputDrawnUnderAnOpenLine(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out, &out, true, 20)
+	p.spinner = true // a terminal
+	p.Text("partial")
+	p.SetInput("typed \x1b[2J")
+	below := "\x1bD\x1bM\x1b7\x1bD\r\x1b[2K› typed ^[[2J\x1b8"
+	if got := out.String(); got != "partial"+below {
+		t.Fatalf("got %q", got)
+	}
+	out.Reset()
+	p.Text(" more\n")
+	if got, want := out.String(), "\x1b7\x1bD\r\x1b[2K\x1b8 more\n\r\x1b[2K› typed ^[[2J"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	out.Reset()
+	p.Status("")
+	if got := out.String(); !strings.HasSuffix(got, "› typed ^[[2J") {
+		t.Errorf("input hidden with the status: %q", got)
+	}
+	out.Reset()
+	p.SetInput("")
+	if got := out.String(); got != "\r\x1b[2K" {
+		t.Errorf("cleared with %q", got)
+	}
+	p.Close()
 }
