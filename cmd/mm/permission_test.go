@@ -129,7 +129,7 @@ func TestPermissionWriteShowsDiffAndKeepsUserEdit(t *testing.T) {
 	os.WriteFile(path, []byte("one\ntwo\nthree\n"), 0o644)
 	srv := llmtest.New(t,
 		call("write_file", `{"path":"notes.txt","content":"one\nTWO\nthree\n"}`),
-		llmtest.Turn{Text: "written"},
+		llmtest.Turn{Text: "the model went on"},
 	)
 	s := startREPL(t, dir, srv, []string{"AGENT_YOLO=false"})
 	s.ask("change it")
@@ -143,7 +143,9 @@ func TestPermissionWriteShowsDiffAndKeepsUserEdit(t *testing.T) {
 	}
 	s.answer("a")
 	s.expect("changed on disk")
-	s.expect("written")
+	// The second request has arrived once its answer shows ("written"
+	// would match the tool's own "nothing written").
+	s.expect("the model went on")
 	if b, _ := os.ReadFile(path); string(b) != "the user's own edit\n" {
 		t.Errorf("the user's edit was overwritten: %q", b)
 	}
