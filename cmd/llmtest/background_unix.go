@@ -84,7 +84,7 @@ func startBackground(args []string, addr, logFile string, stdout, stderr io.Writ
 	if err != nil {
 		return fail(stderr, err)
 	}
-	log, err := os.OpenFile(logFile, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	log, err := os.OpenFile(logFile, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o644)
 	if err != nil {
 		return fail(stderr, err)
 	}
