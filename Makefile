@@ -12,7 +12,7 @@ help:
 	@echo "make run       build and start mm (ARGS='-p \"…\"' for one prompt)"
 	@echo "make test      vet, format check and every test"
 	@echo "make bench     benchmarks (figures go to docs/benchmarks.md by hand)"
-	@echo "make llmtest   start the scripted model server by hand (demo model)"
+	@echo "make llmtest   the scripted model server (demo model) in this terminal; ARGS=-background to run it behind, go run ./cmd/llmtest -stop to stop it"
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o mm ./cmd/mm

@@ -3,10 +3,14 @@
 //
 //	go run ./cmd/llmtest [-addr 127.0.0.1:8080] [-script file.yaml] [-demo]
 //	                     [-provider llamacpp|ollama] [-nctx 2048] [-model tiny.gguf]
+//	                     [-log FILE] [-background | -stop]
 //
 // Without -script it answers with the rule-based demo model; with -script it
 // plays the script's turns, then the demo model if -demo is given. It logs
-// one line per request to stderr and runs until interrupted.
+// one line per request to stderr (or to -log FILE) and runs until
+// interrupted. With -background it returns once the server listens and
+// leaves it running with all its output in a file, so the server never
+// writes over mm in the same terminal; -stop ends it.
 package main
 
 import (
@@ -16,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -40,6 +45,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	nctx := fs.Int("nctx", 2048, "context window reported by /props, /v1/models or /api/show (-1: leave it out)")
 	model := fs.String("model", "tiny.gguf", "model name reported by the server")
 	apiKey := fs.String("api-key", "", "require Authorization: Bearer <key>")
+	logFile := fs.String("log", "", "append the request log to this file instead of stderr")
+	background := fs.Bool("background", false, "start the server in the background, its output in a file, and return once it listens")
+	stopIt := fs.Bool("stop", false, "stop the server -background started on -addr")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -53,28 +61,49 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			*addr = "127.0.0.1:11434"
 		}
 	}
+	switch {
+	case *background && *stopIt:
+		fmt.Fprintln(stderr, "llmtest: -background and -stop do not go together")
+		return 2
+	case *stopIt:
+		return stop(*addr, stdout, stderr)
+	case *background:
+		return startBackground(args, *addr, *logFile, stdout, stderr)
+	}
 	var turns []llmtest.Turn
 	if *script != "" {
 		var err error
 		if turns, err = llmtest.LoadScript(*script); err != nil {
-			fmt.Fprintf(stderr, "llmtest: %v\n", err)
-			return 1
+			return fail(stderr, err)
 		}
 	} else {
 		*demo = true
 	}
+	logTo := stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		defer f.Close()
+		logTo = f
+	}
 	logf := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, a...)...)
+		fmt.Fprintf(logTo, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, a...)...)
 	}
 	s, err := llmtest.Start(llmtest.Options{
 		ModelName: *model, NCtx: *nctx, Provider: *provider, APIKey: *apiKey,
 		Addr: *addr, Demo: *demo, Logf: logf,
 	}, turns...)
 	if err != nil {
-		fmt.Fprintf(stderr, "llmtest: %v\n", err)
-		return 1
+		return fail(stderr, err)
 	}
+	// The pid file goes once the port is free: -stop waits for it.
+	defer backgroundDone()
 	defer s.Close()
+	if err := backgroundReady(s.Root()); err != nil {
+		return fail(stderr, err)
+	}
 
 	what := "demo model"
 	if *script != "" {
@@ -83,11 +112,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			what += ", then the demo model"
 		}
 	}
-	fmt.Fprintf(stdout, "llmtest: imitating %s on %s (%s), Ctrl-C to stop\n", *provider, s.Root(), what)
+	how := "Ctrl-C to stop"
+	if inBackground() {
+		how = "llmtest -stop to stop"
+	}
+	fmt.Fprintf(stdout, "llmtest: imitating %s on %s (%s), %s\n", *provider, s.Root(), what, how)
 	fmt.Fprintf(stdout, "AGENT_BASE_URL=%s\n", s.URL())
 	// Single quotes: the backquotes must reach mm, not the shell.
 	fmt.Fprintf(stdout, "try: AGENT_PROVIDER=%s AGENT_BASE_URL=%s mm -p 'run `ls`'\n", *provider, s.URL())
 	<-ctx.Done()
 	fmt.Fprintln(stderr, "llmtest: stopping")
 	return 0
+}
+
+// fail prints err once prefixed with "llmtest:" (the package's own errors
+// already carry it) and returns exit code 1.
+func fail(stderr io.Writer, err error) int {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "llmtest: ") {
+		msg = "llmtest: " + msg
+	}
+	fmt.Fprintln(stderr, msg)
+	return 1
 }

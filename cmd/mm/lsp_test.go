@@ -232,7 +232,8 @@ func TestLSPGoplsThroughMM(t *testing.T) {
 	env := needServers(t, "gopls", "go")
 	dir := t.TempDir()
 	writeProject(t, dir, goProject)
-	cfg := writeConfig(t, dir, "maxTurns: 40\nlsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [\".go\"]\n")
+	// maxTurns leaves room for diagnostics calls made again (newSession).
+	cfg := writeConfig(t, dir, "maxTurns: 5000\nlsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [\".go\"]\n")
 	mainLine := strings.Split(goMain, "\n")[10]
 	helloLine := strings.Split(goProject["greet/greet.go"], "\n")[13]
 	var killed, last int
@@ -240,21 +241,23 @@ func TestLSPGoplsThroughMM(t *testing.T) {
 	restart.Expect = killServer(t, dir, "gopls", &killed)
 	done := llmtest.Turn{Text: "Renamed Greet to Salute."}
 	done.Expect = func(*llmtest.Request) error { last = serverOf(t, dir, "gopls"); return nil }
-	srv := llmtest.New(t,
-		lspCall(`{"action":"definition","path":"main.go","symbol":"g.Greet"}`),
-		lspCall(`{"action":"references","path":"greet/greet.go","symbol":"Greet","line":9}`),
-		lspCall(`{"action":"hover","path":"main.go","line":11,"column":`+strconv.Itoa(runeCol(mainLine, "Hello"))+`}`),
-		lspCall(`{"action":"symbols","path":"greet/greet.go"}`),
-		lspCall(`{"action":"diagnostics","path":"main.go"}`),
-		call("edit_file", `{"path":"main.go","edits":[{"old":"greet.Hello(\"x\"))","new":"greet.Hello(\"x\"), greet.Extra())"}]}`),
-		lspCall(`{"action":"diagnostics","path":"main.go"}`),
-		call("write_file", `{"path":"greet/extra.go","content":"package greet\n\n// Extra is new.\nfunc Extra() string { return \"é\" }\n"}`),
-		lspCall(`{"action":"diagnostics","path":"main.go"}`),
-		lspCall(`{"action":"rename","path":"main.go","symbol":"g.Greet"}`),
-		lspCall(`{"action":"rename","path":"main.go","symbol":"g.Greet","new_name":"Salute"}`),
-		restart,
-		done,
+	clean := func(s string) bool { return s == "no diagnostics: main.go is clean" }
+	sess := newSession(t,
+		plain(lspCall(`{"action":"definition","path":"main.go","symbol":"g.Greet"}`)),
+		plain(lspCall(`{"action":"references","path":"greet/greet.go","symbol":"Greet","line":9}`)),
+		plain(lspCall(`{"action":"hover","path":"main.go","line":11,"column":`+strconv.Itoa(runeCol(mainLine, "Hello"))+`}`)),
+		plain(lspCall(`{"action":"symbols","path":"greet/greet.go"}`)),
+		diagnostics("main.go", clean),
+		plain(call("edit_file", `{"path":"main.go","edits":[{"old":"greet.Hello(\"x\"))","new":"greet.Hello(\"x\"), greet.Extra())"}]}`)),
+		diagnostics("main.go", func(s string) bool { return strings.Contains(s, "greet.Extra") }),
+		plain(call("write_file", `{"path":"greet/extra.go","content":"package greet\n\n// Extra is new.\nfunc Extra() string { return \"é\" }\n"}`)),
+		diagnostics("main.go", clean),
+		plain(lspCall(`{"action":"rename","path":"main.go","symbol":"g.Greet"}`)),
+		plain(lspCall(`{"action":"rename","path":"main.go","symbol":"g.Greet","new_name":"Salute"}`)),
+		plain(restart),
+		plain(done),
 	)
+	srv := sess.srv
 	r := mm(t, dir, srv, env, "", "-c", cfg, "-p", "rename Greet to Salute")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -263,10 +266,7 @@ func TestLSPGoplsThroughMM(t *testing.T) {
 	if tools, _ := json.Marshal(srv.ChatRequests()[0].JSON["tools"]); !strings.Contains(string(tools), "Servers available: gopls (.go).") {
 		t.Errorf("the lsp tool is not declared with gopls: %s", tools)
 	}
-	res := toolResults(srv)
-	if len(res) != 12 {
-		t.Fatalf("%d tool results:\n%s", len(res), strings.Join(res, "\n---\n"))
-	}
+	res := sess.Results(t)
 	want := []string{
 		"greet/greet.go:9:19 func (g *Greeter) Greet(name string) string {",
 		"3 reference(s):\ngreet/greet.go:9:19 func (g *Greeter) Greet(name string) string {\n" +
@@ -302,7 +302,7 @@ func TestLSPGoplsThroughMM(t *testing.T) {
 	}
 	for _, line := range []string{
 		"🔎 lsp: definition main.go Greet", "🔎 lsp: references greet/greet.go:9 Greet", "🔎 lsp: hover main.go:11:" + strconv.Itoa(runeCol(mainLine, "Hello")),
-		"🔎 lsp: symbols greet/greet.go", "🔎 lsp: diagnostics main.go", "🔎 lsp: rename main.go Greet → Salute", "🔎 10 lsp call(s)",
+		"🔎 lsp: symbols greet/greet.go", "🔎 lsp: diagnostics main.go", "🔎 lsp: rename main.go Greet → Salute", "🔎 " + strconv.Itoa(sess.lspCalls()) + " lsp call(s)",
 	} {
 		if !strings.Contains(r.stderr, line) {
 			t.Errorf("the terminal lacks %q:\n%s", line, r.stderr)
@@ -350,7 +350,7 @@ func TestLSPTypeScriptThroughMM(t *testing.T) {
 	env := needServers(t, "typescript-language-server", "tsc")
 	dir := t.TempDir()
 	writeProject(t, dir, tsProject)
-	cfg := writeConfig(t, dir, "maxTurns: 40\nlsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [\".go\"]\n"+
+	cfg := writeConfig(t, dir, "maxTurns: 5000\nlsp:\n  servers:\n    - name: gopls\n      command: gopls\n      extensions: [\".go\"]\n"+
 		"    - name: typescript\n      command: typescript-language-server\n      args: [\"--stdio\"]\n      extensions: [\".ts\", \".tsx\", \".js\", \".jsx\"]\n")
 	mainLine := strings.Split(tsProject["src/main.ts"], "\n")[3]
 	var killed, last int
@@ -358,19 +358,20 @@ func TestLSPTypeScriptThroughMM(t *testing.T) {
 	restart.Expect = killServer(t, dir, "typescript-language-server", &killed)
 	done := llmtest.Turn{Text: "Renamed."}
 	done.Expect = func(*llmtest.Request) error { last = serverOf(t, dir, "typescript-language-server"); return nil }
-	srv := llmtest.New(t,
-		lspCall(`{"action":"definition","path":"src/main.ts","symbol":"g.greet"}`),
-		lspCall(`{"action":"references","path":"src/main.ts","symbol":"greet","line":"4"}`),
-		lspCall(`{"action":"hover","path":"src/main.ts","symbol":"hello"}`),
-		lspCall(`{"action":"symbols","path":"src/greet.ts"}`),
-		call("edit_file", `{"path":"src/main.ts","edits":[{"old":"hello(\"x\"));","new":"hello(\"x\"));\nexport const n: number = \"😀\";"}]}`),
-		lspCall(`{"action":"diagnostics","path":"src/main.ts"}`),
-		call("edit_file", `{"path":"src/main.ts","edits":[{"old":"\nexport const n: number = \"😀\";","new":""}]}`),
-		lspCall(`{"action":"rename","path":"src/main.ts","symbol":"g.greet 4 35 salute"}`),
-		restart,
-		lspCall(`{"action":"hover","path":"README.md","symbol":"x"}`),
-		done,
+	sess := newSession(t,
+		plain(lspCall(`{"action":"definition","path":"src/main.ts","symbol":"g.greet"}`)),
+		plain(lspCall(`{"action":"references","path":"src/main.ts","symbol":"greet","line":"4"}`)),
+		plain(lspCall(`{"action":"hover","path":"src/main.ts","symbol":"hello"}`)),
+		plain(lspCall(`{"action":"symbols","path":"src/greet.ts"}`)),
+		plain(call("edit_file", `{"path":"src/main.ts","edits":[{"old":"hello(\"x\"));","new":"hello(\"x\"));\nexport const n: number = \"😀\";"}]}`)),
+		diagnostics("src/main.ts", func(s string) bool { return strings.Contains(s, "not assignable") }),
+		plain(call("edit_file", `{"path":"src/main.ts","edits":[{"old":"\nexport const n: number = \"😀\";","new":""}]}`)),
+		plain(lspCall(`{"action":"rename","path":"src/main.ts","symbol":"g.greet 4 35 salute"}`)),
+		plain(restart),
+		plain(lspCall(`{"action":"hover","path":"README.md","symbol":"x"}`)),
+		plain(done),
 	)
+	srv := sess.srv
 	r := mm(t, dir, srv, env, "", "-c", cfg, "-p", "rename greet to salute")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -378,10 +379,7 @@ func TestLSPTypeScriptThroughMM(t *testing.T) {
 	if tools, _ := json.Marshal(srv.ChatRequests()[0].JSON["tools"]); !strings.Contains(string(tools), "Servers available: gopls (.go), typescript (.ts, .tsx, .js, .jsx).") {
 		t.Errorf("the lsp tool does not name both servers: %s", tools)
 	}
-	res := toolResults(srv)
-	if len(res) != 10 {
-		t.Fatalf("%d tool results:\n%s", len(res), strings.Join(res, "\n---\n"))
-	}
+	res := sess.Results(t)
 	helloLine := strings.Split(tsProject["src/greet.ts"], "\n")[10]
 	res[5] = strings.Replace(res[5], " (as last published):", ":", 1) // see the gopls test
 	for i, w := range map[int]string{
@@ -402,7 +400,7 @@ func TestLSPTypeScriptThroughMM(t *testing.T) {
 	if !strings.Contains(res[2], "function hello(name: string): string") {
 		t.Errorf("hover: %q", res[2])
 	}
-	for _, line := range []string{"🔎 lsp: rename src/main.ts greet → salute", "🔎 lsp: references src/main.ts:4 greet", "🔎 8 lsp call(s)"} {
+	for _, line := range []string{"🔎 lsp: rename src/main.ts greet → salute", "🔎 lsp: references src/main.ts:4 greet", "🔎 " + strconv.Itoa(sess.lspCalls()) + " lsp call(s)"} {
 		if !strings.Contains(r.stderr, line) {
 			t.Errorf("the terminal lacks %q:\n%s", line, r.stderr)
 		}

@@ -209,7 +209,7 @@ func Start(opts Options, turns ...Turn) (*Server, error) {
 		opts.Addr = "127.0.0.1:0"
 	}
 	if err := checkTurns(turns); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("llmtest: %w", err)
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
@@ -235,10 +235,10 @@ func Start(opts Options, turns ...Turn) (*Server, error) {
 func checkTurns(turns []Turn) error {
 	for i, t := range turns {
 		if !t.Fault.valid() {
-			return fmt.Errorf("llmtest: turn %d: unknown fault %q", i+1, t.Fault)
+			return fmt.Errorf("turn %d: unknown fault %q", i+1, t.Fault)
 		}
 		if t.Fixture != "" && !hasCase(t.Fixture) {
-			return fmt.Errorf("llmtest: turn %d: unknown fixture %q (see FixtureNames)", i+1, t.Fixture)
+			return fmt.Errorf("turn %d: unknown fixture %q (see FixtureNames)", i+1, t.Fixture)
 		}
 	}
 	return nil
@@ -275,7 +275,7 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // fixture) panics, since it is a mistake in the test itself.
 func (s *Server) Push(turns ...Turn) {
 	if err := checkTurns(turns); err != nil {
-		panic(err)
+		panic(fmt.Errorf("llmtest: %w", err))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -150,9 +150,17 @@ func TestFakeSync(t *testing.T) {
 	}
 	writeFiles(t, dir, map[string]string{"a.fk": "def greet3\n"})
 	m.Changed(filepath.Join(dir, "a.fk"), filepath.Join(dir, "b.fk"), filepath.Join(dir, "gone.fk"))
-	time.Sleep(100 * time.Millisecond) // the notifications are asynchronous
-	log = fakeLog(t, logPath)
-	for _, want := range []string{"change a.fk", "watched a.fk 2", "watched b.fk 2", "watched gone.fk 3"} {
+	wants := []string{"change a.fk", "watched a.fk 2", "watched b.fk 2", "watched gone.fk 3"}
+	// The notifications are asynchronous: wait for them.
+	log = waitLog(t, logPath, func(log string) bool {
+		for _, want := range wants {
+			if !strings.Contains(log[strings.LastIndex(log, "documentSymbol"):], want) {
+				return false
+			}
+		}
+		return true
+	})
+	for _, want := range wants {
 		if !strings.Contains(log[strings.LastIndex(log, "documentSymbol"):], want) {
 			t.Errorf("after Changed, the server did not receive %q:\n%s", want, log)
 		}
@@ -171,9 +179,11 @@ func TestFakeRenameChanges(t *testing.T) {
 	if st, _ := os.Stat(filepath.Join(dir, "b.fk")); st.Mode().Perm() != 0o600 {
 		t.Errorf("b.fk lost its mode: %v", st.Mode())
 	}
-	// The server heard of the new content.
-	time.Sleep(100 * time.Millisecond)
-	if log := fakeLog(t, logPath); !strings.Contains(log, "change a.fk") || !strings.Contains(log, "watched b.fk 2") {
+	// The server heard of the new content (asynchronously: wait for it).
+	told := func(log string) bool {
+		return strings.Contains(log, "change a.fk") && strings.Contains(log, "watched b.fk 2")
+	}
+	if log := waitLog(t, logPath, told); !told(log) {
 		t.Errorf("the server was not told:\n%s", log)
 	}
 	// The multi-word form: symbol, line, column and new name in one string.

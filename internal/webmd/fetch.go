@@ -26,7 +26,7 @@ const (
 
 // UserAgent is what mm sends: mm/<version>.
 func UserAgent() string {
-	return "mm/" + version.String()
+	return "mm/" + version.Module()
 }
 
 // robotsToken is the product token mm looks for in robots.txt.
@@ -176,11 +176,24 @@ func (f *Fetcher) wrap(ctx context.Context, err error, timeout time.Duration) er
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
+	if e := unreachable(err, hostOf(ue)); e != nil {
+		return e
+	}
+	return errorf(ErrInput, "cannot fetch %s: %v", hostOf(ue), err)
+}
+
+// unreachable is the error for a host whose name does not resolve or that
+// refuses or never takes the connection; nil for other failures.
+func unreachable(err error, host string) *Error {
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
 		return errorf(ErrInput, "cannot reach %s: %v", dns.Name, dns.Err)
 	}
-	return errorf(ErrInput, "cannot fetch %s: %v", hostOf(ue), err)
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return errorf(ErrInput, "cannot reach %s: %v", host, op.Err)
+	}
+	return nil
 }
 
 func hostOf(ue *url.Error) string {
@@ -224,7 +237,8 @@ func (f *Fetcher) checkRobots(ctx context.Context, u *url.URL) error {
 }
 
 // fetchRobots reads origin/robots.txt: a 2xx is parsed, a 4xx (or too many
-// redirects) allows everything, a 5xx or no answer forbids everything.
+// redirects) allows everything, a 5xx or no answer forbids everything. A
+// host that cannot be reached at all is reported as unreachable.
 func (f *Fetcher) fetchRobots(ctx context.Context, origin string) (*Robots, error) {
 	client := f.client()
 	tooMany := false
@@ -248,6 +262,11 @@ func (f *Fetcher) fetchRobots(ctx context.Context, origin string) (*Robots, erro
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
+		}
+		// A host that cannot be reached has no page to forbid either:
+		// say so, rather than blame a robots.txt that was never read.
+		if e := unreachable(err, hostOf(ue)); e != nil {
+			return nil, e
 		}
 		return nil, errorf(ErrInput, "cannot read %s/robots.txt (%v), so the site is treated as forbidden", origin, err)
 	}

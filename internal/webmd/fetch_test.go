@@ -324,7 +324,7 @@ func TestFetchFailures(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	_, e = fetch(t, f, "http://"+addr+"/x")
-	wantErr(t, e, ErrInput, "cannot read http://"+addr+"/robots.txt")
+	wantErr(t, e, ErrInput, "cannot reach "+addr+": ")
 }
 
 func TestFetchNeverAnswers(t *testing.T) {

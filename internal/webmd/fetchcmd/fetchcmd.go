@@ -5,7 +5,7 @@
 //
 // The exit status is 0 on success, else the error code of the failure: 1
 // conversion (not HTML, over 5 MiB, undecodable, output not writable, or
-// a page with no text once cleaned), 2 input (unreachable, timeout, HTTP
+// a page with no text once cleaned), 2 input (a missing file, unreachable, timeout, HTTP
 // status, redirects, robots.txt), 3 usage (a bad command line or
 // argument).
 package fetchcmd
@@ -37,7 +37,7 @@ Prints a web page (or a local HTML file) as the Markdown fetch_content returns.
   --strikethrough  write <del>/<s> as ~~text~~
   --task-list      write list items that start with a checkbox as - [ ] / - [x]
   --base-url URL   resolve relative links and images against URL
-Exit status: 0 ok, 1 conversion error, 2 input error (network, HTTP, robots.txt), 3 usage error.
+Exit status: 0 ok, 1 conversion error, 2 input error (missing file, network, HTTP, robots.txt), 3 usage error.
 `
 
 // Command runs `mm fetch` with args (without "fetch") and returns the exit
@@ -54,7 +54,8 @@ type options struct {
 }
 
 // parse reads the command line; flags may come before or after the URL.
-func parse(args []string, stderr io.Writer) (options, int, bool) {
+// Help asked for goes to stdout; a mistake goes to stderr.
+func parse(args []string, stdout, stderr io.Writer) (options, int, bool) {
 	var o options
 	fs := flag.NewFlagSet("mm fetch", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -68,7 +69,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stderr, usage)
+				fmt.Fprint(stdout, usage)
 				return o, 0, false
 			}
 			fmt.Fprintf(stderr, "mm fetch: %v\n%s", err, usage)
@@ -89,7 +90,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, f *webmd.Fetcher) int {
-	o, code, ok := parse(args, stderr)
+	o, code, ok := parse(args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -103,7 +104,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, f *webmd.
 	}
 	opt := webmd.Options{Tables: webmd.Tables(o.tables), Strikethrough: o.strike, TaskList: o.tasks}
 	var md, source string
-	if path, isFile := localFile(o.target); isFile {
+	path, isFile, err := localFile(o.target)
+	if err != nil {
+		return fail(err)
+	}
+	if isFile {
 		tables, ok := webmd.ParseTables(o.tables)
 		if !ok {
 			return fail(&webmd.Error{Code: webmd.ErrUsage, Reason: fmt.Sprintf("tables is %q — use html or flatten", o.tables)})
@@ -139,8 +144,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, f *webmd.
 		}
 	}
 	if md == "" {
-		fmt.Fprintf(stderr, "mm fetch: %s has no text content once scripts, navigation and ads are removed — nothing saved\n", termsafe.Text(source))
-		return int(webmd.ErrConversion)
+		reason := source + " has no text content once scripts, navigation and ads are removed"
+		if o.output != "" {
+			reason += " — nothing saved"
+		}
+		return fail(&webmd.Error{Code: webmd.ErrConversion, Reason: reason})
 	}
 	if o.output == "" {
 		if isTerminal(stdout) {
@@ -166,19 +174,59 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, f *webmd.
 
 // localFile reports a target that is a file on disk: a file:// URL, or a
 // path that exists and is not a directory. A name like example.com is a
-// file only if it exists.
-func localFile(target string) (string, bool) {
+// file only if it exists; otherwise it is a web address (https:// is
+// added). A missing name that can only be a path (page.html, ./x,
+// www/index.html when there is no www/ host to speak of) is an error
+// rather than a lookup of a host named "page.html" or "www".
+func localFile(target string) (string, bool, error) {
 	if strings.HasPrefix(strings.ToLower(target), "file://") {
 		u, err := url.Parse(target)
 		if err != nil {
-			return "", false
+			return "", false, nil
 		}
-		return u.Path, true
+		return u.Path, true, nil
 	}
 	if info, err := os.Stat(target); err == nil && !info.IsDir() {
-		return target, true
+		return target, true, nil
 	}
-	return "", false
+	if looksLikePath(target) {
+		return "", false, &webmd.Error{Code: webmd.ErrInput, Reason: fmt.Sprintf("no such file: %s (for a web page, write its address with https://)", target)}
+	}
+	return "", false, nil
+}
+
+// looksLikePath reports a target without a scheme that cannot be meant
+// as a web address: it starts like a path (/, ./, ../, ~/), it is a bare
+// name ending in .html or .htm (no such top-level domain), or its first
+// part has no dot and is not localhost, so it is not a host name people
+// type (www, docs), and that part is a directory here or ends in an HTML
+// file name.
+func looksLikePath(target string) bool {
+	if strings.Contains(target, "://") || strings.HasPrefix(target, "//") {
+		return false
+	}
+	for _, p := range []string{"/", "./", "../", "~/", "." + string(filepath.Separator)} {
+		if strings.HasPrefix(target, p) {
+			return true
+		}
+	}
+	first, rest, nested := strings.Cut(target, "/")
+	if !nested {
+		return htmlName(target)
+	}
+	if strings.ContainsAny(first, ".:") || strings.EqualFold(first, "localhost") {
+		return false // a host, maybe with a port
+	}
+	if info, err := os.Stat(first); err == nil && info.IsDir() {
+		return true
+	}
+	return htmlName(rest)
+}
+
+// htmlName reports a name ending in an HTML file extension.
+func htmlName(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".html" || ext == ".htm" || ext == ".xhtml"
 }
 
 // isTerminal reports whether w is a terminal.

@@ -96,12 +96,15 @@ func TestCommandExitCodes(t *testing.T) {
 		{[]string{srv.URL + "/no"}, 2, "error 2 (input)"},
 		{[]string{srv.URL + "/missing"}, 2, "HTTP 404"},
 		{[]string{srv.URL + "/empty"}, 1, "has no text content"},
-		{[]string{"-h"}, 0, "usage: mm fetch"},
 	}
 	for _, tc := range cases {
 		code, _, errs := runCmd(tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.stderr) {
 			t.Errorf("%v: exit %d, stderr %q; want %d with %q", tc.args, code, errs, tc.code, tc.stderr)
 		}
+	}
+	// Help asked for is the answer: on stdout.
+	if code, out, errs := runCmd("-h"); code != 0 || !strings.HasPrefix(out, "usage: mm fetch") || errs != "" {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
