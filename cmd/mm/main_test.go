@@ -112,7 +112,7 @@ func writeConfig(t *testing.T, dir, yaml string) string {
 
 func TestVersionAndHelp(t *testing.T) {
 	r := mm(t, t.TempDir(), nil, nil, "", "--version")
-	if r.code != 0 || !regexp.MustCompile(`^mm \S+\n$`).MatchString(r.stdout) {
+	if r.code != 0 || !regexp.MustCompile(`^mm \S+( \([^()\n]*\))?\n$`).MatchString(r.stdout) {
 		t.Errorf("--version: %d %q", r.code, r.stdout)
 	}
 	r = mm(t, t.TempDir(), nil, nil, "", "--help")
