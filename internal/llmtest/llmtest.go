@@ -150,7 +150,8 @@ type Request struct {
 type Options struct {
 	ModelName string // the model id in /models and in the chunks (default "tiny.gguf")
 	// NCtx is n_ctx in /props default_generation_settings and /models
-	// data[].meta (0 = 2048; -1 = leave it out so the window is unknown).
+	// data[].meta (0 = DefaultNCtx; -1 = leave it out so the window is
+	// unknown).
 	NCtx int
 	// Provider is "llamacpp" (default) or "ollama": ollama also serves POST
 	// /api/show with model_info "<arch>.context_length", and streams like
@@ -205,7 +206,7 @@ func Start(opts Options, turns ...Turn) (*Server, error) {
 		opts.ModelName = "tiny.gguf"
 	}
 	if opts.NCtx == 0 {
-		opts.NCtx = 2048
+		opts.NCtx = DefaultNCtx
 	}
 	switch opts.Provider {
 	case "":

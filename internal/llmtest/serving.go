@@ -11,6 +11,13 @@ import (
 // loading, a proxy in front of the server, a server that lists several
 // models.
 
+// DefaultNCtx is the context window the server reports unless told
+// otherwise: a real coding model's, not the 2048 of the captures' tiny
+// model. mm refuses a conversation clearly over the window before sending
+// it, and its tests hold conversations (tool definitions, 16k-character
+// tool results) that a 2048-token window could never take.
+const DefaultNCtx = 32768
+
 // FaultHTTP502HTML answers with the HTML page a reverse proxy (nginx) sends
 // when the model server behind it is down.
 const FaultHTTP502HTML Fault = "http-502-html"
