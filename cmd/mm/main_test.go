@@ -279,8 +279,8 @@ func TestFaults(t *testing.T) {
 		{"hang mid-stream", fast, []llmtest.Turn{{Text: "partial answer here", Fault: llmtest.FaultHangMidStream, FaultAfter: 6}}, 4, "[error: connection hang detected after 1s"},
 		{"dropped connection", "", []llmtest.Turn{{Text: "partial answer here", Fault: llmtest.FaultDrop, FaultAfter: 3}}, 3, "[engine error: "},
 		{"http 500", "", []llmtest.Turn{{Fault: llmtest.FaultHTTP500, ErrorMessage: "the GPU caught fire"}}, 3, "HTTP 500"},
-		{"http 503", "", []llmtest.Turn{{Fault: llmtest.FaultHTTP503}}, 3, "Loading model"},
-		{"context overflow", "", []llmtest.Turn{{Fault: llmtest.FaultHTTP400Context}}, 3, "exceeds the available context size"},
+		{"http 503", "", []llmtest.Turn{{Fault: llmtest.FaultHTTP503, ErrorMessage: "server busy"}}, 3, "HTTP 503"},
+		{"context overflow", "", []llmtest.Turn{{Fault: llmtest.FaultHTTP400Context}}, 3, "more than the server's context window (2048 tokens)"},
 		{"malformed line", "", []llmtest.Turn{{Text: "partial answer here", Fault: llmtest.FaultMalformedLine, FaultAfter: 2}}, 3, "malformed stream event"},
 		{"error event", "", []llmtest.Turn{{Text: "partial answer here", Fault: llmtest.FaultErrorEvent, FaultAfter: 2, ErrorMessage: "slot unavailable"}}, 3, "the server reported an error mid-stream: slot unavailable"},
 		{"length in tool call", "sampling: {max_tokens: 300}\n", []llmtest.Turn{

@@ -16,6 +16,7 @@ import (
 
 	"github.com/firebase/genkit/go/ai"
 
+	"mm/internal/config"
 	"mm/internal/llm"
 	"mm/internal/textcut"
 	"mm/internal/toolcall"
@@ -114,6 +115,10 @@ type Agent struct {
 	allowed map[string]bool // tools allowed for the session
 	never   map[string]bool // tools refused for the session
 	callSeq int
+	// The context window check (window.go).
+	fit      fitCheck
+	window   func(context.Context) int
+	overflow func(tokens, window int) string
 }
 
 // New returns an agent with an empty conversation.
@@ -136,6 +141,7 @@ func (a *Agent) Reset() {
 	a.loop.reset()
 	a.allowed = map[string]bool{}
 	a.never = map[string]bool{}
+	a.fit.reset()
 }
 
 // History returns the conversation so far.
@@ -178,6 +184,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	res := &Result{ToolCalls: map[string]int{}}
 	defer func() { res.Elapsed = time.Since(start) }()
 
+	before := len(a.history)
 	a.history = append(a.history, ai.NewUserTextMessage(question))
 	cutCalls := 0
 	for {
@@ -186,12 +193,23 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 			a.interrupted("", err)
 			return res, err
 		}
+		if err := a.fits(ctx); err != nil {
+			a.overflowed(before, err)
+			return res, err
+		}
 		res.ModelCalls++
+		sent := len(a.history)
 		resp, guard, partial, err := a.generate(ctx, ui)
 		if err != nil {
+			var ee *llm.EngineError
+			if errors.As(err, &ee) && ee.Overflow {
+				a.overflowed(before, err)
+				return res, err
+			}
 			a.interrupted(partial, err)
 			return res, err
 		}
+		a.fit.record(sent, resp.Usage)
 		addUsage(&res.Usage, resp.Usage)
 
 		reply := a.recover(resp)
@@ -262,12 +280,22 @@ func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, *textGu
 	guard := &textGuard{}
 	args := map[int]*strings.Builder{}
 	names := map[int]string{}
+	loading := false
 	onChunk := func(_ context.Context, c *ai.ModelResponseChunk) error {
 		switch v := c.Custom.(type) {
 		case llm.KeepAlive:
 			wd.keepAlive()
 		case llm.Progress:
-			wd.progress(v.Processed)
+			if v.Loading {
+				// The server is loading its model and the client waits:
+				// nothing moves, so the first-token wait goes on.
+				if !loading {
+					loading = true
+					ui.Notice(fmt.Sprintf("the server is loading the model — waiting for it (up to %s, firstTokenTimeout)", config.FormatDuration(wd.firstToken)))
+				}
+			} else {
+				wd.progress(v.Processed)
+			}
 			ui.Progress(v)
 		}
 		for _, p := range c.Content {
@@ -305,6 +333,9 @@ func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, *textGu
 		partial := capture.Partial()
 		var stop *StopError
 		if cause := context.Cause(ctx); errors.As(cause, &stop) {
+			if loading && wd.expired() {
+				return nil, nil, partial, llm.StillLoading(nil, wd.firstToken)
+			}
 			return nil, nil, partial, stop
 		}
 		if errors.As(err, &stop) {

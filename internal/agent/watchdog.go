@@ -31,7 +31,8 @@ type watchdog struct {
 	timer     *time.Timer
 	started   bool // first token seen
 	stopped   bool
-	processed int // highest progress report seen, -1 before the first
+	fired     bool // the timer ran out
+	processed int  // highest progress report seen, -1 before the first
 }
 
 func startWatchdog(firstToken, between time.Duration, cancel context.CancelCauseFunc) *watchdog {
@@ -52,6 +53,7 @@ func (w *watchdog) expire() {
 		return
 	}
 	w.stopped = true
+	w.fired = true
 	if w.started {
 		w.cancel(&StopError{Msg: "connection hang detected after " + config.FormatDuration(w.between)})
 	} else {
@@ -102,4 +104,12 @@ func (w *watchdog) stop() {
 	defer w.mu.Unlock()
 	w.stopped = true
 	w.timer.Stop()
+}
+
+// expired reports whether the call ended because no first token came in
+// time.
+func (w *watchdog) expired() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.fired && !w.started
 }

@@ -64,8 +64,10 @@ type Engine struct {
 	// LSP runs the language servers behind the lsp tool; Close stops them.
 	LSP *lsp.Manager
 
-	windowOnce sync.Once
-	window     int
+	// The context window, asked once per model (model.go).
+	windowMu  sync.Mutex
+	windowFor string
+	window    int
 }
 
 // Start finds the model server and builds the agent. Its errors are
@@ -121,6 +123,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 			Yolo: cfg.Yolo,
 		}),
 	}
+	e.wireModel()
 	if cfg.Context.Enabled && cfg.Context.MaxMessages == 0 {
 		// Only this case needs the window at start-up: do not make every
 		// start ask the server for it.
@@ -193,15 +196,18 @@ func (e *Engine) Close() {
 	e.LSP.Close()
 }
 
-// ContextWindow asks the server for its context size once (contextWindow:
-// 0), or returns the configured one. 0 means unknown.
+// ContextWindow asks the server for its context size once per model
+// (contextWindow: 0), or returns the configured one. 0 means unknown.
 func (e *Engine) ContextWindow(ctx context.Context) int {
 	if e.Config.ContextWindow > 0 {
 		return e.Config.ContextWindow
 	}
-	e.windowOnce.Do(func() {
-		e.window = llm.DiscoverContextWindow(ctx, http.DefaultClient, e.Provider, e.Endpoint, e.Config.Model, e.Client.APIKey)
-	})
+	e.windowMu.Lock()
+	defer e.windowMu.Unlock()
+	if model := e.Config.Model; e.windowFor != model || model == "" {
+		e.window = llm.DiscoverContextWindow(ctx, http.DefaultClient, e.Provider, e.Endpoint, model, e.Client.APIKey)
+		e.windowFor = model
+	}
 	return e.window
 }
 

@@ -28,6 +28,9 @@ type Client struct {
 	Sampling map[string]any
 	HTTP     *http.Client
 	Trace    *Tracer // nil: no trace
+	// LoadTimeout bounds the wait for a server that is loading its model
+	// (firstTokenTimeout); 0 waits until the call's context ends.
+	LoadTimeout time.Duration
 }
 
 // NewHTTPClient is the HTTP client for model calls: no overall timeout (a
@@ -60,11 +63,30 @@ func NewHTTPClient() *http.Client {
 // is untrusted: one event is capped at MaxEvent, the answer at
 // answerLimit, a JSON body at jsonLimit; past them the call ends with an
 // *EngineError.
+//
+// A server that is loading its model (HTTP 503) is asked again until it
+// answers, within LoadTimeout (see loading.go); cb gets a Progress with
+// Loading set before each wait.
 func (c *Client) Generate(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
 	body, err := BuildRequest(req, RequestOptions{Model: c.Model, Sampling: c.Sampling, Progress: c.Provider.LlamaCpp})
 	if err != nil {
 		return nil, &EngineError{Msg: "cannot build the request: " + err.Error()}
 	}
+	wait := loadWait{limit: c.LoadTimeout}
+	for {
+		resp, err := c.attempt(ctx, req, body, cb)
+		var ee *EngineError
+		if err == nil || !errors.As(err, &ee) || !ee.wait {
+			return resp, err
+		}
+		if err := wait.wait(ctx, ee, cb); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// attempt is one POST of the request and the reading of its answer.
+func (c *Client) attempt(ctx context.Context, req *ai.ModelRequest, body []byte, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
 	url := c.BaseURL + "/chat/completions"
 	shown := RedactURL(url)
 	trace := c.Trace.begin(body)
@@ -108,7 +130,7 @@ func (c *Client) Generate(ctx context.Context, req *ai.ModelRequest, cb ai.Model
 			return nil, ctx.Err()
 		}
 		if resp.StatusCode >= 300 {
-			return nil, httpError(shown, resp.StatusCode, raw)
+			return nil, httpError(c.Provider, c.Model, shown, resp.StatusCode, resp.Header, raw)
 		}
 		if over {
 			return nil, engineErrorf("the server sent an answer over %s — mm stopped reading it", mib(max))
@@ -196,27 +218,6 @@ func (t *teeReader) Read(p []byte) (int, error) {
 		t.w.write(p[:n])
 	}
 	return n, err
-}
-
-// httpError turns an HTTP error answer into the user's message: the JSON
-// error's message when there is one (llama.cpp, Ollama and OpenAI all send
-// {"error": …}), else the start of the body.
-func httpError(url string, status int, body []byte) error {
-	url = RedactURL(url)
-	msg := ""
-	var env struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(body, &env) == nil && len(env.Error) > 0 {
-		msg = errorMessage(env.Error)
-	}
-	if msg == "" {
-		msg = clip(string(bytes.TrimSpace(body)), 300)
-	}
-	if msg == "" {
-		msg = http.StatusText(status)
-	}
-	return &EngineError{Status: status, Msg: "the server answered HTTP " + itoa(status) + " to POST " + url + ": " + msg}
 }
 
 func itoa(n int) string {

@@ -35,8 +35,12 @@ type Endpoint struct {
 	// BaseURL is the OpenAI-compatible base (…/v1), without a trailing slash.
 	BaseURL string
 	// Models is the body of its GET /models answer, kept because it can
-	// carry the context window (llama.cpp's data[].meta.n_ctx).
+	// carry the context window (llama.cpp's data[].meta.n_ctx) and says
+	// which models the server serves (models.go).
 	Models []byte
+	// ModelsStatus is the HTTP status of that answer: 503 while the server
+	// loads its model, which still counts as the server being there.
+	ModelsStatus int
 	// Tried lists the URLs probed, in order.
 	Tried []string
 }
@@ -59,8 +63,9 @@ func (o EndpointOptions) Candidates() []string {
 }
 
 type probeResult struct {
-	body []byte
-	err  error
+	body   []byte
+	status int
+	err    error
 }
 
 // ResolveEndpoint finds the server to talk to: GET <baseUrl>/models with a
@@ -80,42 +85,50 @@ func ResolveEndpoint(ctx context.Context, o EndpointOptions) (*Endpoint, error) 
 	for i, u := range urls {
 		results[i] = make(chan probeResult, 1)
 		go func(u string, out chan<- probeResult) {
-			body, err := probe(ctx, client, u+"/models", o.APIKey)
-			out <- probeResult{body, err}
+			body, status, err := probe(ctx, client, u+"/models", o.APIKey)
+			out <- probeResult{body, status, err}
 		}(u, results[i])
 	}
 	var failures []string
 	for i, u := range urls {
 		r := <-results[i]
 		if r.err == nil {
-			return &Endpoint{BaseURL: u, Models: r.body, Tried: urls[:i+1]}, nil
+			return &Endpoint{BaseURL: u, Models: r.body, ModelsStatus: r.status, Tried: urls[:i+1]}, nil
 		}
 		if ctx.Err() != nil && errors.Is(r.err, context.Canceled) {
 			return nil, r.err
 		}
 		failures = append(failures, fmt.Sprintf("GET %s/models: %s", RedactURL(u), redactErr(r.err)))
 	}
-	return nil, engineErrorf("no model server answered (%s) — %s, or point mm at a running server with baseUrl in the config or AGENT_BASE_URL",
-		strings.Join(failures, "; "), o.Provider.StartHint)
+	return nil, engineErrorf("no model server answered (%s). %s — or try mm on the scripted demo server: `go run ./cmd/llmtest -demo` (`make llmtest`) in mm's source",
+		strings.Join(failures, "; "), upper(o.Provider.StartHint))
 }
 
-func probe(ctx context.Context, client *http.Client, url, apiKey string) ([]byte, error) {
+// upper capitalises the first letter of an ASCII sentence.
+func upper(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+func probe(ctx context.Context, client *http.Client, url, apiKey string) ([]byte, int, error) {
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, netReason(err, ctx)
+		return nil, 0, netReason(err, ctx)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return body, nil
+	return body, resp.StatusCode, nil
 }
 
 // netReason turns a transport error into the few words a user needs.

@@ -16,8 +16,8 @@ type Provider struct {
 	// (dmr, llamacpp, llmman): they accept return_progress and
 	// chat_template_kwargs, and serve /props.
 	LlamaCpp bool
-	// StartHint tells a user how to start this server, for the error shown
-	// when nothing answers.
+	// StartHint is the one command most likely to bring this server up,
+	// for the error shown when nothing answers.
 	StartHint string
 }
 
@@ -25,21 +25,21 @@ var providers = []Provider{
 	{
 		Name: "dmr", BaseURL: "http://localhost:12434/engines/v1",
 		Fallback: "http://host.docker.internal:12434/engines/v1", LlamaCpp: true,
-		StartHint: "start Docker Model Runner with `docker desktop enable model-runner --tcp 12434` and pull the model with `docker model pull <model>`",
+		StartHint: "turn on Docker Model Runner's port: `docker desktop enable model-runner --tcp 12434` (Docker Engine: `docker model run <model>`)",
 	},
 	{
 		Name: "llamacpp", BaseURL: "http://127.0.0.1:8080/v1", APIKeyEnv: "LLAMA_API_KEY", LlamaCpp: true,
-		StartHint: "start llama.cpp with `llama-server -m model.gguf --jinja --port 8080`",
+		StartHint: "start one: `llama-server -m model.gguf --port 8080`",
 	},
 	{
 		Name: "llmman", BaseURL: "http://127.0.0.1:17434/v1",
 		Fallback: "http://host.docker.internal:17434/v1", APIKeyEnv: "LLMMAN_API_KEY", LlamaCpp: true,
-		StartHint: "start llmman (it serves on port 17434)",
+		StartHint: "start llmman (it listens on port 17434)",
 	},
 	{
 		Name: "ollama", BaseURL: "http://localhost:11434/v1",
 		Fallback: "http://host.docker.internal:11434/v1", APIKeyEnv: "OLLAMA_API_KEY",
-		StartHint: "start Ollama with `ollama serve` and pull the model with `ollama pull <model>`",
+		StartHint: "start Ollama: `ollama serve`",
 	},
 }
 
@@ -64,3 +64,26 @@ func ProviderNames() []string {
 }
 
 func (p Provider) String() string { return fmt.Sprintf("%s (%s)", p.Name, p.BaseURL) }
+
+// pullHint is the command that gets a model onto a server that serves
+// several ("" when the provider has none).
+func (p Provider) pullHint(model string) string {
+	switch p.Name {
+	case "ollama":
+		return "`ollama pull " + model + "`"
+	case "dmr":
+		return "`docker model pull " + model + "`"
+	}
+	return ""
+}
+
+// contextHint says how to give the model a context of n tokens.
+func (p Provider) contextHint(n int, model string) string {
+	switch p.Name {
+	case "ollama":
+		return fmt.Sprintf("restart Ollama with OLLAMA_CONTEXT_LENGTH=%d", n)
+	case "dmr":
+		return fmt.Sprintf("docker model configure --context-size %d %s", n, model)
+	}
+	return fmt.Sprintf("restart llama-server with -c %d", n)
+}

@@ -22,6 +22,9 @@ type Progress struct {
 	Cache     int `json:"cache"`
 	Processed int `json:"processed"`
 	TimeMs    int `json:"time_ms"`
+	// Loading is set by mm, not the server: the server is loading its
+	// model and mm waits for it (loading.go); the counts are 0.
+	Loading bool `json:"-"`
 }
 
 // KeepAlive is a sign of life that carries nothing to show: an SSE comment

@@ -175,7 +175,12 @@ func (s *Server) replay(w *statusWriter, ctx context.Context, t *Turn) error {
 func (s *Server) llamaModels() []byte {
 	b := s.withModel(Fixture("g4_get_models.json"))
 	b = s.withNCtx(b, `"n_ctx":2048,`, `"n_ctx":%d,`, "")
-	return bytes.Replace(b, []byte(`"created":1796005581`), fmt.Appendf(nil, `"created":%d`, time.Now().Unix()), 1)
+	b = bytes.Replace(b, []byte(`"created":1796005581`), fmt.Appendf(nil, `"created":%d`, time.Now().Unix()), 1)
+	if more := s.moreModels("llamacpp"); more != nil {
+		// The body ends with data[]'s closing "]}".
+		b = append(append(b[:len(b)-2:len(b)-2], more...), "]}"...)
+	}
+	return b
 }
 
 // llamaProps is g5_get_props with the model name and n_ctx of this server.
@@ -205,8 +210,8 @@ func (s *Server) withNCtx(b []byte, old, format, removed string) []byte {
 
 // ollamaModels is Ollama's GET /v1/models: no context size in it.
 func (s *Server) ollamaModels() []byte {
-	return fmt.Appendf(nil, `{"object":"list","data":[{"id":%s,"object":"model","created":%d,"owned_by":"library"}]}`,
-		jsonString(s.opts.ModelName), time.Now().Unix())
+	return fmt.Appendf(nil, `{"object":"list","data":[{"id":%s,"object":"model","created":%d,"owned_by":"library"}%s]}`,
+		jsonString(s.opts.ModelName), time.Now().Unix(), s.moreModels("library"))
 }
 
 // ollamaTags is Ollama's GET /api/tags.

@@ -76,6 +76,7 @@ var Faults = []Fault{
 	FaultErrorEvent, FaultLengthInToolCall,
 	FaultPingOnly, FaultPingMidStream, FaultHugeLine, FaultHugeAnswer, FaultEmptyData,
 	FaultCREndings, FaultCRLFEndings, FaultTruncatedJSON, FaultShortJSON, FaultHugeJSON,
+	FaultHTTP502HTML,
 }
 
 func (f Fault) valid() bool {
@@ -149,7 +150,8 @@ type Request struct {
 type Options struct {
 	ModelName string // the model id in /models and in the chunks (default "tiny.gguf")
 	// NCtx is n_ctx in /props default_generation_settings and /models
-	// data[].meta (0 = 2048; -1 = leave it out so the window is unknown).
+	// data[].meta (0 = DefaultNCtx; -1 = leave it out so the window is
+	// unknown).
 	NCtx int
 	// Provider is "llamacpp" (default) or "ollama": ollama also serves POST
 	// /api/show with model_info "<arch>.context_length", and streams like
@@ -167,6 +169,13 @@ type Options struct {
 	Demo bool
 	// Logf, when set, receives one line per request once it is answered.
 	Logf func(format string, args ...any)
+
+	// Models are more models /models lists after ModelName (see serving.go).
+	Models []string
+	// Loading makes the server look like a llama-server still loading its
+	// model: every request gets the 503 `Loading model` until Loading chat
+	// requests have had it (those consume no turn).
+	Loading int
 }
 
 // Server is a running scripted server.
@@ -187,6 +196,7 @@ type Server struct {
 	next     int
 	requests []Request
 	failures []string
+	loaded   int // chat requests answered 503 while "loading"
 }
 
 // Start listens on Options.Addr (default 127.0.0.1:0) and serves in the
@@ -196,7 +206,7 @@ func Start(opts Options, turns ...Turn) (*Server, error) {
 		opts.ModelName = "tiny.gguf"
 	}
 	if opts.NCtx == 0 {
-		opts.NCtx = 2048
+		opts.NCtx = DefaultNCtx
 	}
 	switch opts.Provider {
 	case "":
@@ -457,6 +467,9 @@ func (s *Server) route(w *statusWriter, r *http.Request, req *Request, n int) st
 		writeJSONError(w, http.StatusUnauthorized, `{"error":{"code":401,"message":"Invalid API Key","type":"authentication_error"}}`)
 		return "(bad or missing API key)"
 	}
+	if note, ok := s.whileLoading(w, r); ok {
+		return note
+	}
 	p := r.URL.Path
 	ollama := s.opts.Provider == "ollama"
 	switch {
@@ -617,6 +630,9 @@ func (s *Server) chat(w *statusWriter, r *http.Request, req *Request, n int) str
 			body = fmt.Sprintf(`{"error":{"message":%s,"type":"unavailable_error","code":503}}`, jsonString(turn.ErrorMessage))
 		}
 		writeJSONError(w, http.StatusServiceUnavailable, body)
+		return note
+	case FaultHTTP502HTML:
+		writeProxyPage(w)
 		return note
 	case FaultHTTP400Context:
 		body := string(Fixture("g1_ctx_overflow.json"))

@@ -1,14 +1,18 @@
 package repl
 
 import (
+	"context"
 	"fmt"
 	"strings"
+
+	"mm/internal/llm"
 )
 
 // The slash commands that work now; /help lists exactly these.
 var commands = []struct{ name, help string }{
 	{"/help", "list the commands"},
 	{"/new", "start a new conversation (the history is forgotten)"},
+	{"/model", "list the models the server serves; /model NAME uses NAME from the next request"},
 	{"/abort", "stop the running turn (type it while the model works; Esc and Ctrl-C do the same)"},
 	{"/quit", "leave mm (Ctrl-D on an empty line does the same)"},
 }
@@ -31,6 +35,8 @@ func (r *REPL) command(line string) bool {
 	case "/new":
 		r.eng.Agent.Reset()
 		r.p.DimLine("new conversation")
+	case "/model":
+		r.model(strings.Fields(line)[1:])
 	case "/abort":
 		r.p.DimLine("nothing is running")
 	case "/quit", "/exit":
@@ -41,4 +47,56 @@ func (r *REPL) command(line string) bool {
 		r.p.Line(fmt.Sprintf("unknown command %s — /help lists them", name))
 	}
 	return true
+}
+
+// model is /model: with no argument, the models the server serves, the
+// one in use marked; with a name, the model of the next requests.
+func (r *REPL) model(args []string) {
+	if len(args) > 1 {
+		r.p.Line("usage: /model [NAME]")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), llm.ProbeTimeout)
+	defer cancel()
+	served, err := r.eng.Models(ctx)
+	if len(args) == 1 {
+		r.eng.SetModel(args[0])
+		msg := fmt.Sprintf("model: %s (from the next request)", args[0])
+		if err == nil && !served.AnyName && !served.Has(args[0]) {
+			msg += fmt.Sprintf(" — the server does not list it (it serves: %s)", served.List())
+		}
+		r.p.Line(msg)
+		return
+	}
+	if err != nil {
+		r.p.Line(fmt.Sprintf("model: %s — %s", r.eng.Config.Model, strings.Trim(err.Error(), "[]")))
+		return
+	}
+	r.p.Line(modelList(served, llm.RedactURL(r.eng.Endpoint.BaseURL), r.eng.Config.Model))
+}
+
+// modelList is what /model shows.
+func modelList(s llm.Served, where, inUse string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "models at %s:", where)
+	marked := false
+	for _, id := range s.IDs {
+		if !marked && (llm.Served{IDs: []string{id}}).Has(inUse) {
+			marked = true
+			fmt.Fprintf(&b, "\n* %s (in use)", id)
+			continue
+		}
+		fmt.Fprintf(&b, "\n  %s", id)
+	}
+	if len(s.IDs) == 0 {
+		b.WriteString("\n  (none)")
+	}
+	switch {
+	case marked:
+	case s.AnyName:
+		fmt.Fprintf(&b, "\nllama-server answers every request with its model, whatever the name; mm asks for %q", inUse)
+	default:
+		fmt.Fprintf(&b, "\nin use: %s, which the server does not list — /model NAME picks one", inUse)
+	}
+	return b.String()
 }

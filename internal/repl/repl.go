@@ -497,6 +497,10 @@ func (u *replUI) Thinking(s string) {
 	}
 }
 func (u *replUI) Progress(p llm.Progress) {
+	if p.Loading {
+		u.r.p.Status("Loading the model")
+		return
+	}
 	if p.Total > 0 && p.Processed < p.Total {
 		u.r.p.Status(fmt.Sprintf("Reading the prompt %s/%s tokens", ui.Tokens(p.Processed), ui.Tokens(p.Total)))
 	}

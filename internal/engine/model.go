@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"context"
+
+	"mm/internal/llm"
+)
+
+// wireModel sets up what concerns the model and its server once the engine
+// is built: the wait for a server loading its model, the context window
+// check, the warning for a model the server does not serve (from the
+// probe's /models answer: no request of its own).
+func (e *Engine) wireModel() {
+	e.Client.LoadTimeout = e.Config.EffectiveFirstTokenTimeout()
+	e.Agent.SetContextCheck(e.ContextWindow, func(tokens, window int) string {
+		return llm.OverflowMessage(e.Provider, e.Config.Model, tokens, window, true)
+	})
+	if w := llm.ModelWarning(e.Provider, e.Endpoint, e.Config.Model); w != "" {
+		e.Warnings = append(e.Warnings, w)
+	}
+}
+
+// Models asks the server what it serves now.
+func (e *Engine) Models(ctx context.Context) (llm.Served, error) {
+	return llm.ListModels(ctx, e.Client.HTTP, e.Endpoint.BaseURL, e.Client.APIKey)
+}
+
+// SetModel makes the next requests name model (/model NAME). It is called
+// between turns, never while a request is built.
+func (e *Engine) SetModel(model string) {
+	e.Config.Model = model
+	e.Client.Model = model
+}
