@@ -2,7 +2,7 @@
 // so mm can be tried without a model:
 //
 //	go run ./cmd/llmtest [-addr 127.0.0.1:8080] [-script file.yaml] [-demo]
-//	                     [-provider llamacpp|ollama] [-nctx 2048] [-model tiny.gguf]
+//	                     [-provider llamacpp|ollama] [-nctx 32768] [-model tiny.gguf]
 //	                     [-log FILE] [-background | -stop]
 //
 // Without -script it answers with the rule-based demo model; with -script it
@@ -42,7 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	script := fs.String("script", "", "YAML or JSON script of turns (see docs/llmtest.md)")
 	demo := fs.Bool("demo", false, "answer with the demo model (the default without -script; after the script with it)")
 	provider := fs.String("provider", "llamacpp", "server to imitate: llamacpp or ollama")
-	nctx := fs.Int("nctx", 2048, "context window reported by /props, /v1/models or /api/show (-1: leave it out)")
+	nctx := fs.Int("nctx", llmtest.DefaultNCtx, "context window reported by /props, /v1/models or /api/show (-1: leave it out)")
 	model := fs.String("model", "tiny.gguf", "model name reported by the server")
 	apiKey := fs.String("api-key", "", "require Authorization: Bearer <key>")
 	logFile := fs.String("log", "", "append the request log to this file instead of stderr")
