@@ -27,12 +27,17 @@ func BenchmarkVersion(b *testing.B) {
 // BenchmarkFirstRequest measures `mm -p` from process start to the scripted
 // server receiving the probe (GET /models) and the first chat request.
 func BenchmarkFirstRequest(b *testing.B) {
+	firstRequest(b, b.TempDir(), true)
+}
+
+// firstRequest runs `mm -p` in dir b.N times and reports the time to the
+// first chat request, and to the probe when withProbe.
+func firstRequest(b *testing.B, dir string, withProbe bool) {
 	srv, err := llmtest.Start(llmtest.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	dir := b.TempDir()
 	var probe, first time.Duration
 	for b.Loop() {
 		srv.Push(llmtest.Turn{Text: "ok"})
@@ -51,7 +56,9 @@ func BenchmarkFirstRequest(b *testing.B) {
 		probe += reqs[0].At.Sub(start)
 		first += reqs[len(reqs)-1].At.Sub(start)
 	}
-	b.ReportMetric(float64(probe.Microseconds())/1000/float64(b.N), "ms-to-probe")
+	if withProbe {
+		b.ReportMetric(float64(probe.Microseconds())/1000/float64(b.N), "ms-to-probe")
+	}
 	b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms-to-first-chat")
 }
 

@@ -8,12 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"mm/internal/llmtest"
 )
@@ -390,32 +388,10 @@ func TestAgentsMDHostile(t *testing.T) {
 // subdirectory of a repository whose root holds an AGENTS.md of 8 KB: the
 // walk up to the root, the read and the longer first request.
 func BenchmarkFirstRequestAgentsMD(b *testing.B) {
-	srv, err := llmtest.Start(llmtest.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
 	root := b.TempDir()
 	sub := filepath.Join(root, "a", "b", "c")
 	os.MkdirAll(sub, 0o755)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte(strings.Repeat("- Run the tests before you answer.\n", 240)), 0o644)
-	var first time.Duration
-	for b.Loop() {
-		srv.Push(llmtest.Turn{Text: "ok"})
-		n := len(srv.Requests())
-		cmd := exec.Command(mmBin, "-p", "hi")
-		cmd.Dir = sub
-		cmd.Env = append(cleanEnv(), "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			b.Fatal(err)
-		}
-		reqs := srv.Requests()[n:]
-		if len(reqs) < 2 {
-			b.Fatalf("requests: %d", len(reqs))
-		}
-		first += reqs[len(reqs)-1].At.Sub(start)
-	}
-	b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms-to-first-chat")
+	firstRequest(b, sub, false)
 }

@@ -11,6 +11,7 @@ import (
 
 	"mm/internal/agent"
 	"mm/internal/llm"
+	"mm/internal/termsafe"
 )
 
 // Events writes `mm -p --json`: one JSON object per line, each with a
@@ -223,7 +224,7 @@ func inert(b []byte) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRune(b[i:])
-		if c == 0x7f || (r >= 0x80 && r <= 0x9f) || bidiControl(r) {
+		if c == 0x7f || (r >= 0x80 && r <= 0x9f) || termsafe.BidiControl(r) {
 			out = append(out, b[last:i]...)
 			out = fmt.Appendf(out, `\u%04x`, r)
 			last = i + n
@@ -234,17 +235,4 @@ func inert(b []byte) []byte {
 		return b
 	}
 	return append(out, b[last:]...)
-}
-
-// bidiControl is the set termsafe shows visibly.
-func bidiControl(r rune) bool {
-	switch {
-	case r == 0x061c, r == 0x200e, r == 0x200f:
-		return true
-	case r >= 0x202a && r <= 0x202e:
-		return true
-	case r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
 }

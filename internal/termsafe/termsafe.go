@@ -52,7 +52,7 @@ func Text(s string) string {
 			fmt.Fprintf(&b, `\x%02x`, c)
 		case r >= 0x80 && r <= 0x9f:
 			fmt.Fprintf(&b, `\u%04x`, r)
-		case bidiControl(r):
+		case BidiControl(r):
 			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteString(s[i : i+n])
@@ -89,17 +89,17 @@ func safeUnicode(s string) bool {
 			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
 				return false
 			}
-		case r <= 0x9f || bidiControl(r):
+		case r <= 0x9f || BidiControl(r):
 			return false
 		}
 	}
 	return true
 }
 
-// bidiControl reports the characters that change the display order of
+// BidiControl reports the characters that change the display order of
 // the text around them (the "Trojan Source" characters): a command could
 // show one thing and be another.
-func bidiControl(r rune) bool {
+func BidiControl(r rune) bool {
 	switch {
 	case r == 0x061c, r == 0x200e, r == 0x200f:
 		return true

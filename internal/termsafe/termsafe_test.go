@@ -32,7 +32,7 @@ func FuzzText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Text(s)
 		for _, r := range out {
-			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || bidiControl(r) {
+			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || BidiControl(r) {
 				t.Fatalf("Text(%q) = %q keeps %U", s, out, r)
 			}
 		}
