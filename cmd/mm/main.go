@@ -87,10 +87,6 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		fmt.Fprintln(stdout, "mm", version.String())
 		return oneshot.ExitOK
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mm: unexpected argument %q (a prompt goes after -p)\n", fs.Arg(0))
-		return oneshot.ExitUsage
-	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	promptSet := set["p"]
@@ -113,6 +109,19 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		}
 		return code
 	}
+	if fs.NArg() > 0 {
+		return fail(oneshot.ExitUsage, fmt.Sprintf("mm: unexpected argument %q (a prompt goes after -p)", termsafe.Text(fs.Arg(0))))
+	}
+	// Warnings printed before a start that fails: an unknown key often
+	// explains why it failed (baseURL for baseUrl).
+	warnFirst := func(warnings []string) {
+		for _, w := range warnings {
+			fmt.Fprintln(stderr, termsafe.Text(w))
+			if events != nil {
+				events.Warning(w)
+			}
+		}
+	}
 	if set["C"] {
 		if msg := chdir(*dir); msg != "" {
 			return fail(oneshot.ExitUsage, msg)
@@ -134,6 +143,10 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	cfg, err := config.Load(cfgPath, getenv)
 	if err != nil {
 		// The message quotes the file, which may come with the project.
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			warnFirst(ce.Warnings)
+		}
 		return fail(oneshot.ExitConfig, termsafe.Text(err.Error()))
 	}
 	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
@@ -144,6 +157,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		}
 		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
 		if err != nil {
+			warnFirst(cfg.Warnings)
 			return oneshot.ExitCode(err, stderr)
 		}
 		defer eng.Close() // the language servers stop with mm
@@ -164,6 +178,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
 	if err != nil {
+		warnFirst(cfg.Warnings)
 		return fail(oneshot.Describe(err))
 	}
 	defer eng.Close()

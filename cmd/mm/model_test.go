@@ -62,7 +62,7 @@ func TestModelNotServedWarning(t *testing.T) {
 	t.Run("ollama", func(t *testing.T) {
 		srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", Models: []string{"gemma3:4b"}}, llmtest.Turn{Text: "ok"})
 		r := mm(t, t.TempDir(), nil, ollamaEnv(srv, "mellum"), "", "-p", "hi")
-		if r.code != 0 || !strings.Contains(r.stderr, `model "mellum" is not among the models`) ||
+		if r.code != 0 || !strings.Contains(r.stderr, `[warning: model "mellum" is not among the models`) ||
 			!strings.Contains(r.stderr, "qwen3:latest, gemma3:4b") || !strings.Contains(r.stderr, "ollama pull mellum") {
 			t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
 		}

@@ -32,6 +32,9 @@ type Error struct {
 	Line int
 	// Msg is the message, without path or line.
 	Msg string
+	// Warnings are the file's warnings found before the error (unknown
+	// keys): mm prints them first.
+	Warnings []string
 }
 
 // Error gives `[config error: <path>: <message>]`, with `line N: ` before
@@ -120,14 +123,29 @@ func load(data []byte, path string, getenv func(string) string) (*Config, error)
 	d := &decoder{file: path, dir: cfg.Dir, cfg: cfg, budget: nodeBudget}
 	if root != nil {
 		if err := d.top(root); err != nil {
-			return nil, err
+			return nil, withWarnings(err, d.warnings)
 		}
 	}
 	cfg.Warnings = append(cfg.Warnings, d.warnings...)
 	if !d.permissionsSet {
 		delete(d.nodes, "permissions")
 	}
-	return finish(cfg, path, d.nodes, getenv)
+	out, err := finish(cfg, path, d.nodes, getenv)
+	if err != nil {
+		return nil, withWarnings(err, cfg.Warnings)
+	}
+	return out, nil
+}
+
+// withWarnings keeps the warnings found before the error with it: an
+// unknown key ("comand") often explains the error that follows ("command
+// must not be empty").
+func withWarnings(err error, warnings []string) error {
+	var ce *Error
+	if errors.As(err, &ce) && len(warnings) > 0 {
+		ce.Warnings = append([]string(nil), warnings...)
+	}
+	return err
 }
 
 // syntaxLine splits yaml.v3's "yaml: line 3: message".

@@ -16,6 +16,7 @@ func (e *Engine) wireModel() {
 		return llm.OverflowMessage(e.Provider, e.Config.Model, tokens, window, true)
 	})
 	if w := llm.ModelWarning(e.Provider, e.Endpoint, e.Config.Model); w != "" {
+		w = "[warning: " + w + "]" // like every start-up warning
 		e.Warnings = append(e.Warnings, w)
 	}
 }

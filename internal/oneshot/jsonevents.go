@@ -146,6 +146,10 @@ type (
 	}
 )
 
+// Warning writes a start-up warning found before the run (the run's own
+// are in JSONOptions).
+func (e *Events) Warning(msg string) { e.emit(messageEvent{"warning", msg}) }
+
 // RunJSON asks the question with every event on ev, the errors also on
 // errw, and returns the exit code.
 func RunJSON(ctx context.Context, a *agent.Agent, question string, ev *Events, errw io.Writer, opts JSONOptions) int {
@@ -180,6 +184,9 @@ func (j *jsonUI) Thinking(s string) {
 	}
 }
 func (j *jsonUI) Progress(p llm.Progress) {
+	if p.Loading {
+		return // the notice that the server loads its model says it once
+	}
 	j.ev.emit(progressEvent{"progress", p.Processed, p.Total, p.Cache})
 }
 func (j *jsonUI) Composing(string, int) {}
