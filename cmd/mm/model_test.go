@@ -221,7 +221,7 @@ func TestHTMLErrorPage(t *testing.T) {
 // that starts the provider's server, and the scripted demo server.
 func TestNoServerMessage(t *testing.T) {
 	cases := []struct{ provider, command string }{
-		{"llamacpp", "llama-server -m model.gguf --port 8080"},
+		{"llamacpp", "llama-server -m model.gguf --jinja --port 8080"},
 		{"ollama", "ollama serve"},
 		{"dmr", "docker desktop enable model-runner --tcp 12434"},
 		{"llmman", "llmman"},
@@ -233,7 +233,7 @@ func TestNoServerMessage(t *testing.T) {
 			r := mm(t, dir, nil, nil, "", "-c", cfg, "-p", "x")
 			msg := strings.TrimSpace(r.stderr)
 			for _, want := range []string{"[engine error: no model server answered", "http://127.0.0.1:9/v1/models", "http://no-server.invalid:1/v1/models",
-				tc.command, "go run ./cmd/llmtest -demo", "make llmtest"} {
+				tc.command, "go run ./cmd/llmtest -background"} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("no %q in:\n%s", want, msg)
 				}

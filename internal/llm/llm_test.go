@@ -278,7 +278,7 @@ func TestResolveEndpointFallback(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"[engine error: no model server answered", dead + "/models", "connection refused", "llama-server", "go run ./cmd/llmtest -demo"} {
+	for _, want := range []string{"[engine error: no model server answered", dead + "/models", "connection refused", "llama-server", "go run ./cmd/llmtest -background"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}

@@ -29,7 +29,7 @@ var providers = []Provider{
 	},
 	{
 		Name: "llamacpp", BaseURL: "http://127.0.0.1:8080/v1", APIKeyEnv: "LLAMA_API_KEY", LlamaCpp: true,
-		StartHint: "start one: `llama-server -m model.gguf --port 8080`",
+		StartHint: "start one: `llama-server -m model.gguf --jinja --port 8080`",
 	},
 	{
 		Name: "llmman", BaseURL: "http://127.0.0.1:17434/v1",
