@@ -100,7 +100,7 @@ func ResolveEndpoint(ctx context.Context, o EndpointOptions) (*Endpoint, error) 
 		}
 		failures = append(failures, fmt.Sprintf("GET %s/models: %s", RedactURL(u), redactErr(r.err)))
 	}
-	return nil, engineErrorf("no model server answered (%s). %s — or try mm on the scripted demo server, in mm's source: `go run ./cmd/llmtest -background`, then `AGENT_PROVIDER=llamacpp mm`",
+	return nil, engineErrorf("no model server answered (%s). %s — or the scripted demo server, in mm's source: `go run ./cmd/llmtest -background`, then `AGENT_PROVIDER=llamacpp mm`",
 		strings.Join(failures, "; "), upper(o.Provider.StartHint))
 }
 
