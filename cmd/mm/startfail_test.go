@@ -90,3 +90,18 @@ func agentYAML(t *testing.T, dir, yaml string) {
 		t.Fatal(err)
 	}
 }
+
+// A server still loading its model when mm starts tells no context window
+// then; once loaded it does, and a conversation too long for it is not
+// sent (the window is not kept unknown for the session).
+func TestWindowAskedAgainAfterLoading(t *testing.T) {
+	big := strings.Repeat("lorem ipsum dolor sit amet ", 1500)
+	srv := llmtest.NewWith(t, llmtest.Options{NCtx: 2048, Loading: 1}, llmtest.Turn{Text: "hello back"})
+	r := mm(t, t.TempDir(), srv, nil, "hi\n"+big+"\n")
+	if !strings.Contains(r.stdout, "hello back") || !strings.Contains(r.stdout, "mm did not send it") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if n := len(srv.ChatRequests()); n != 2 {
+		t.Errorf("%d chat requests, want the one answered 503 and the first question's", n)
+	}
+}

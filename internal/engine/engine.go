@@ -68,6 +68,9 @@ type Engine struct {
 	windowMu  sync.Mutex
 	windowFor string
 	window    int
+	// windowRetries counts the asks left while the window is unknown
+	// because the server was still loading its model at start-up.
+	windowRetries int
 }
 
 // Start finds the model server and builds the agent. Its errors are
@@ -204,7 +207,17 @@ func (e *Engine) ContextWindow(ctx context.Context) int {
 	}
 	e.windowMu.Lock()
 	defer e.windowMu.Unlock()
-	if model := e.Config.Model; e.windowFor != model || model == "" {
+	model := e.Config.Model
+	retry := e.window == 0 && e.windowRetries > 0
+	if e.windowFor != model || model == "" || retry {
+		if retry {
+			e.windowRetries--
+		} else if e.Endpoint.ModelsStatus == http.StatusServiceUnavailable {
+			// A server that was loading its model at start-up tells its
+			// window only once loaded: an unknown window is asked again
+			// at the next few model calls instead of being kept.
+			e.windowRetries = 5
+		}
 		e.window = llm.DiscoverContextWindow(ctx, http.DefaultClient, e.Provider, e.Endpoint, model, e.Client.APIKey)
 		e.windowFor = model
 	}
