@@ -215,7 +215,7 @@ func chdir(dir string) string {
 	case err != nil:
 		return termsafe.Text(fmt.Sprintf("mm: -C %s: %v", dir, errors.Unwrap(err)))
 	case !fi.IsDir():
-		return fmt.Sprintf("mm: -C %s: is not a directory", shown)
+		return fmt.Sprintf("mm: -C %s: not a directory", shown)
 	}
 	if err := os.Chdir(dir); err != nil {
 		return termsafe.Text(fmt.Sprintf("mm: -C %s: %v", dir, errors.Unwrap(err)))

@@ -290,7 +290,7 @@ func TestScriptUsageErrors(t *testing.T) {
 		{"-no-stdin without -p", "", []string{"-no-stdin"}, "-no-stdin goes with -p"},
 		{"--json without -p", "", []string{"--json"}, "-json goes with -p"},
 		{"-C missing", "", []string{"-C", filepath.Join(dir, "nope"), "-p", "hi"}, "-C " + filepath.Join(dir, "nope") + ": the directory does not exist"},
-		{"-C a file", "", []string{"-C", filepath.Join(dir, "file"), "-p", "hi"}, "is not a directory"},
+		{"-C a file", "", []string{"-C", filepath.Join(dir, "file"), "-p", "hi"}, ": not a directory"},
 		{"blank -m", "", []string{"-m", " ", "-p", "hi"}, "-m needs a model name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -54,6 +54,14 @@ func TestFetchLocalFileWithoutScheme(t *testing.T) {
 			t.Errorf("missing %s: exit %d stderr %q, want %q", missing, r.code, r.stderr, want)
 		}
 	}
+	// A directory is no page, and is not missing either.
+	for _, d := range []string{"./", "www/", "./www"} {
+		r = mm(t, dir, nil, nil, "", "fetch", d)
+		want := "mm fetch: error 2 (input) — " + d + " is a directory: name an HTML file in it\n"
+		if r.code != 2 || r.stderr != want {
+			t.Errorf("directory %s: exit %d stderr %q, want %q", d, r.code, r.stderr, want)
+		}
+	}
 }
 
 // A host that cannot be reached is said to be unreachable, not forbidden

@@ -186,8 +186,12 @@ func localFile(target string) (string, bool, error) {
 		}
 		return u.Path, true, nil
 	}
-	if info, err := os.Stat(target); err == nil && !info.IsDir() {
+	info, err := os.Stat(target)
+	if err == nil && !info.IsDir() {
 		return target, true, nil
+	}
+	if err == nil && looksLikePath(target) {
+		return "", false, &webmd.Error{Code: webmd.ErrInput, Reason: fmt.Sprintf("%s is a directory: name an HTML file in it", target)}
 	}
 	if looksLikePath(target) {
 		return "", false, &webmd.Error{Code: webmd.ErrInput, Reason: fmt.Sprintf("no such file: %s (for a web page, write its address with https://)", target)}
