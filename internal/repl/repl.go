@@ -139,10 +139,16 @@ func (r *REPL) interactive(ctx context.Context) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	pasteOn, pasteOff := bracketedPasteOn, bracketedPasteOff
+	if ui.DumbTerminal() {
+		// A dumb terminal (Emacs' M-x shell) would print the switches as
+		// junk; its pastes are then told by the line break in one read.
+		pasteOn, pasteOff = "", ""
+	}
 	if orig, err := unix.IoctlGetTermios(r.fd, unix.TCGETS); err == nil {
 		r.restoreTerm = func() {
 			_ = unix.IoctlSetTermios(r.fd, unix.TCSETS, orig)
-			io.WriteString(r.opts.Out, bracketedPasteOff)
+			io.WriteString(r.opts.Out, pasteOff)
 		}
 	}
 	go func() {
@@ -170,16 +176,16 @@ func (r *REPL) interactive(ctx context.Context) int {
 			r.rt.send(key{kind: keyInterrupt})
 		}
 	}()
-	defer io.WriteString(r.opts.Out, bracketedPasteOff)
+	defer io.WriteString(r.opts.Out, pasteOff)
 
 	for !r.quitting() {
 		raw := r.takeNext()
 		if raw == "" {
-			io.WriteString(r.opts.Out, bracketedPasteOn)
+			io.WriteString(r.opts.Out, pasteOn)
 			// What was typed during the last turn without Enter is the
 			// start of this line, to edit or send.
 			in, err := rl.ReadlineWithDefault(r.takeTyped())
-			io.WriteString(r.opts.Out, bracketedPasteOff)
+			io.WriteString(r.opts.Out, pasteOff)
 			if errors.Is(err, readline.ErrInterrupt) {
 				continue
 			}
@@ -545,6 +551,7 @@ func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 		r.mu.Unlock()
 	}()
 	if typed {
+		r.p.TypedSoFar() // a dumb terminal has no status line to show it
 		r.p.Status("Waiting for your answer (Ctrl-U clears what you typed)")
 	} else {
 		r.p.Status("Waiting for your answer")

@@ -55,6 +55,14 @@ type Printer struct {
 	frame    int
 	ticker   *time.Ticker
 	stopTick chan struct{}
+
+	// echo: a dumb terminal, where no status line can be drawn: what the
+	// user types shows as plain lines instead (see echoInput). echoed is
+	// the type-ahead as the screen last showed it; echoOpen: on a line
+	// not ended yet, which the next key extends.
+	echo     bool
+	echoed   string
+	echoOpen bool
 }
 
 // ThinkingMark starts each line of the reasoning when there is no colour
@@ -71,7 +79,9 @@ func NewPrinter(out, errw io.Writer, showThinking bool, previewLines int) *Print
 	} else {
 		p.thinkMark = ThinkingMark
 	}
-	if f, ok := errw.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !dumbTerminal() {
+	if f, ok := errw.(*os.File); ok && term.IsTerminal(int(f.Fd())) && DumbTerminal() {
+		p.echo = true
+	} else if ok && term.IsTerminal(int(f.Fd())) {
 		p.spinner = true
 		p.width = func() int {
 			w, _, err := term.GetSize(int(f.Fd()))
@@ -87,16 +97,16 @@ func NewPrinter(out, errw io.Writer, showThinking bool, previewLines int) *Print
 // ColorEnabled reports whether w is a terminal, NO_COLOR is unset and
 // TERM is not dumb.
 func ColorEnabled(w io.Writer) bool {
-	if _, off := os.LookupEnv("NO_COLOR"); off || dumbTerminal() {
+	if _, off := os.LookupEnv("NO_COLOR"); off || DumbTerminal() {
 		return false
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// dumbTerminal reports TERM=dumb: a terminal that moves no cursor and
+// DumbTerminal reports TERM=dumb: a terminal that moves no cursor and
 // shows no colour (Emacs' shell, some CI logs).
-func dumbTerminal() bool { return os.Getenv("TERM") == "dumb" }
+func DumbTerminal() bool { return os.Getenv("TERM") == "dumb" }
 
 // Every text the printer is given passes termsafe.Text before it is written:
 // its callers hand it what the model, a tool or a server wrote, and only
@@ -229,9 +239,61 @@ func (p *Printer) write(s string) {
 // redraw puts back at once what the user is typing, which has no spinner
 // tick to bring it back when no status shows.
 func (p *Printer) redraw() {
+	if p.echo {
+		p.echoInput()
+		return
+	}
 	if p.input != "" {
 		p.drawStatus()
 	}
+}
+
+// echoInput shows the type-ahead on a dumb terminal, which can neither
+// keep a status line nor move back to redraw one: a key that adds to the
+// text shown on the open line is written after it, like a terminal's own
+// echo; any other change (a Backspace, text typed after some output)
+// starts a new line "› " with the whole text; Ctrl-U ends the line, as a
+// terminal's kill echoes a newline. Nothing is written inside a line the
+// answer or the thinking is still writing: the text shows once that line
+// ends.
+func (p *Printer) echoInput() {
+	if p.outOpen || p.errOpen || p.input == p.echoed {
+		return
+	}
+	if p.echoOpen && strings.HasPrefix(p.input, p.echoed) {
+		io.WriteString(p.Err, inputText(p.input[len(p.echoed):]))
+	} else {
+		p.endEcho()
+		if p.input != "" {
+			io.WriteString(p.Err, "› "+inputText(p.input))
+			p.echoOpen = true
+		}
+	}
+	p.echoed = p.input
+}
+
+// endEcho ends the line the type-ahead is echoed on, before other output.
+func (p *Printer) endEcho() {
+	if p.echoOpen {
+		io.WriteString(p.Err, "\n")
+		p.echoOpen = false
+	}
+}
+
+// TypedSoFar says, on a dumb terminal, what is typed when a 🔐 prompt has
+// just come up under it: the prompt does not take it, and the user must
+// know it is there for a key to answer (it must be cleared first).
+func (p *Printer) TypedSoFar() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.echo || p.input == "" {
+		return
+	}
+	p.endEcho()
+	p.endThinking()
+	p.endOut()
+	fmt.Fprintf(p.Err, "   (typed so far: \"%s\" — Ctrl-U clears it, Enter sends it)\n", inputText(p.input))
+	p.echoed = p.input
 }
 
 // Status shows a spinner with this text on the last line until the next
@@ -330,6 +392,7 @@ func inputText(s string) string {
 }
 
 func (p *Printer) clearStatus() {
+	p.endEcho()
 	if !p.drawn {
 		return
 	}
@@ -346,6 +409,10 @@ func (p *Printer) SetInput(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.input = s
+	if p.echo {
+		p.echoInput()
+		return
+	}
 	if s == "" && p.status == "" {
 		p.clearStatus()
 		return
