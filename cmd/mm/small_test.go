@@ -7,7 +7,10 @@ package main_test
 
 import (
 	"bytes"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,5 +206,20 @@ func TestVersionOfPlainGoBuild(t *testing.T) {
 	run(goEnv, "go", "build", "-ldflags", "-X mm/internal/version.Version=v9.8.7", "-o", bin, "./cmd/mm")
 	if got := version(); got != "mm v9.8.7\n" {
 		t.Errorf("with -X: got %q", got)
+	}
+}
+
+// An address without a scheme gets https://; a plain HTTP server there is
+// said to be one, not blamed on its robots.txt.
+func TestFetchPlainHTTPServerWithoutScheme(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<p>plain</p>")
+	}))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	r := mm(t, t.TempDir(), nil, nil, "", "fetch", host+"/page.html")
+	want := "mm fetch: error 2 (input) — cannot reach " + host + " over https: it does not speak TLS (for a plain HTTP server, write the address with http://)\n"
+	if r.code != 2 || r.stderr != want {
+		t.Errorf("exit %d stderr %q, want %q", r.code, r.stderr, want)
 	}
 }

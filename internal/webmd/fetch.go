@@ -2,6 +2,7 @@ package webmd
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -192,6 +193,14 @@ func unreachable(err error, host string) *Error {
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		return errorf(ErrInput, "cannot reach %s: %v", host, op.Err)
+	}
+	// An address written without a scheme gets https://; a plain HTTP
+	// server there answers the TLS handshake with HTTP.
+	// net/http words that case itself (a plain error); any other answer
+	// that is not TLS is a RecordHeaderError.
+	var rh tls.RecordHeaderError
+	if errors.As(err, &rh) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client") {
+		return errorf(ErrInput, "cannot reach %s over https: it does not speak TLS (for a plain HTTP server, write the address with http://)", host)
 	}
 	return nil
 }
