@@ -138,10 +138,16 @@ func startBackground(args []string, addr, logFile string, stdout, stderr io.Writ
 }
 
 func stopCommand(addr string) string {
-	if addr == "127.0.0.1:8080" {
-		return "go run ./cmd/llmtest -stop"
+	cmd := "go run ./cmd/llmtest"
+	// A built binary is named by its path; `go run` builds in a go-build
+	// temporary directory that is gone once it returns.
+	if exe, err := os.Executable(); err == nil && !strings.Contains(exe, "go-build") {
+		cmd = exe
 	}
-	return "go run ./cmd/llmtest -stop -addr " + addr
+	if addr == "127.0.0.1:8080" {
+		return cmd + " -stop"
+	}
+	return cmd + " -stop -addr " + addr
 }
 
 // stop ends the background server on addr and waits until it is gone.

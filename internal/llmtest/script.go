@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -163,8 +165,21 @@ func ParseScript(data []byte) ([]Turn, error) {
 func decodeStrict(data []byte, v any) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	return dec.Decode(v)
+	err := dec.Decode(v)
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		// "line 3: field bogus not found in type llmtest.scriptTurn" names
+		// Go types a script writer never sees.
+		msgs := make([]string, len(te.Errors))
+		for i, m := range te.Errors {
+			msgs[i] = unknownField.ReplaceAllString(m, "unknown key $1")
+		}
+		return errors.New(strings.Join(msgs, "; "))
+	}
+	return err
 }
+
+var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
 
 func argumentsText(n *yaml.Node) (string, error) {
 	switch n.Kind {
