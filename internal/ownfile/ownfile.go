@@ -134,6 +134,18 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// ReadHead reads at most n bytes of path (more is no error: the caller
+// cuts). Like ReadFile, a symbolic link or anything but a regular file is
+// refused, and a FIFO never blocks it.
+func ReadHead(path string, n int64) ([]byte, error) {
+	f, err := openRegular(path, os.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
+}
+
 // openRegular opens path without following a final symbolic link and
 // without blocking on a FIFO, then checks that it is a regular file.
 func openRegular(path string, flag int) (*os.File, error) {

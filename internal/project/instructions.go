@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"unicode/utf8"
+
+	"mm/internal/ownfile"
 )
 
 // InstructionsFile is the name of the project instructions file.
@@ -78,7 +78,7 @@ func ReadInstructions(cwd, root string) (Instructions, []string) {
 	if !fi.Mode().IsRegular() {
 		return refuse("is not a regular file")
 	}
-	data, err := readHead(open, MaxInstructions+1)
+	data, err := ownfile.ReadHead(open, MaxInstructions+1)
 	if err != nil {
 		return refuse("cannot be read: " + reason(err))
 	}
@@ -132,22 +132,6 @@ func inside(path, root string) bool {
 	}
 	rel, err := filepath.Rel(root, path)
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
-}
-
-// readHead reads at most n bytes of the regular file at path. It does not
-// follow a final link and cannot block on a FIFO put there since the check.
-func readHead(path string, n int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	return io.ReadAll(io.LimitReader(f, n))
 }
 
 // cut keeps at most limit bytes of data: up to the last line end, or on a
