@@ -36,9 +36,22 @@ type corpusRawCall struct {
 	} `json:"function"`
 }
 
+// corpusFiles is the public corpus and the cases recorded from a real
+// model here (testdata/README.md): one scoring for both.
+var corpusFiles = []string{"testdata/public.jsonl", "testdata/recorded.jsonl"}
+
 func loadCorpus(t *testing.T) []corpusCase {
 	t.Helper()
-	f, err := os.Open("testdata/public.jsonl")
+	var out []corpusCase
+	for _, name := range corpusFiles {
+		out = append(out, loadCorpusFile(t, name)...)
+	}
+	return out
+}
+
+func loadCorpusFile(t *testing.T, name string) []corpusCase {
+	t.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,17 +11,32 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 )
 
-// realFile is the recorded replies; realRequestFile is mm's request for the
-// first prompt, byte for byte, whose tools array declares the schemas.
-const (
-	realFile        = "testdata/real-smollm2.jsonl"
-	realRequestFile = "testdata/real-smollm2.request.json"
-)
+// realFiles names the recordings of one model and server setup: the
+// replies, and mm's request for the first prompt byte for byte, whose tools
+// array declares the schemas.
+func realFiles(name string) (replies, request string) {
+	return "testdata/real-" + name + ".jsonl", "testdata/real-" + name + ".request.json"
+}
+
+// realNames is the recordings in testdata.
+func realNames(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/real-*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded real replies in testdata (%v)", err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "real-"), ".jsonl"))
+	}
+	return names
+}
 
 // realReply is one line of realFile: a prompt, what the server answered, and
 // where it came from.
@@ -211,15 +226,16 @@ func schemaErrors(schema map[string]any, v any, at string) []string {
 	return bad
 }
 
-func loadRealTools(t *testing.T) []Tool {
+func loadRealTools(t *testing.T, name string) []Tool {
 	t.Helper()
-	body, err := os.ReadFile(realRequestFile)
+	_, reqFile := realFiles(name)
+	body, err := os.ReadFile(reqFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tools, err := requestTools(body)
 	if err != nil {
-		t.Fatalf("%s: %v", realRequestFile, err)
+		t.Fatalf("%s: %v", reqFile, err)
 	}
 	return tools
 }
@@ -228,7 +244,14 @@ func loadRealTools(t *testing.T) []Tool {
 // it wrote, what would run is a declared tool with valid arguments, and
 // nothing runs from a cut reply.
 func TestRealReplies(t *testing.T) {
-	tools := loadRealTools(t)
+	for _, name := range realNames(t) {
+		t.Run(name, func(t *testing.T) { testRealReplies(t, name) })
+	}
+}
+
+func testRealReplies(t *testing.T, name string) {
+	tools := loadRealTools(t, name)
+	realFile, _ := realFiles(name)
 	replies := loadRealReplies(t, realFile)
 	if len(replies) < 15 {
 		t.Fatalf("%s holds %d replies, want the whole fixed prompt set", realFile, len(replies))
@@ -258,7 +281,7 @@ func TestRealReplies(t *testing.T) {
 // TestRunViolationsCatches makes sure the check above can fail: each of
 // these results runs something malformed and must be reported.
 func TestRunViolationsCatches(t *testing.T) {
-	tools := loadRealTools(t)
+	tools := loadRealTools(t, "smollm2")
 	cases := []struct {
 		name   string
 		in     Input

@@ -64,6 +64,13 @@ func TestRealLive(t *testing.T) {
 		t.Skip("MM_REAL_BASE_URL is not set: no real llama.cpp server (docs/tool-calls.md)")
 	}
 	base = strings.TrimRight(base, "/")
+	// MM_REAL_NAME names the recording (model and server setup): the
+	// files are testdata/real-<name>.*.
+	name := os.Getenv("MM_REAL_NAME")
+	if name == "" {
+		name = "smollm2"
+	}
+	realFile, realRequestFile := realFiles(name)
 	mmBin := buildMM(t)
 	info := serverInfo(t, base)
 	var out bytes.Buffer
@@ -84,7 +91,7 @@ func TestRealLive(t *testing.T) {
 			t.Fatalf("mm's request has no \"max_tokens\":4096 to lower: %s", body)
 		}
 		r := askStreamed(t, base, limited)
-		r.ID = fmt.Sprintf("smollm2-%03d", i+1)
+		r.ID = fmt.Sprintf("%s-%03d", name, i+1)
 		r.Prompt = prompt
 		r.Provenance = "recorded"
 		r.Model, r.ModelSize, r.ModelSHA256 = info.model, info.size, info.sha
