@@ -36,7 +36,7 @@ type killLoopStats struct {
 // TestKillDuringWrite kills mm with SIGKILL at a random moment while
 // edit_file writes a large file, and checks what is left: the file holds
 // its old content or its new one (never a mix, never nothing), and no
-// temporary file stays behind. MM_KILL_RUNS (default 10) and MM_KILL_MB
+// partly written temporary file stays behind. MM_KILL_RUNS (default 10) and MM_KILL_MB
 // (default 16) make it the 50-run loop of docs/file-tools.md.
 func TestKillDuringWrite(t *testing.T) {
 	runs, mb := 10, 16
