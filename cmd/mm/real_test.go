@@ -1,0 +1,220 @@
+package main_test
+
+// mm against a real llama.cpp server (llama-server's own HTTP code, as the
+// xllamacpp wheel embeds it) on a real small model (SmolLM2-135M-Instruct),
+// as .ci/run installs them (internal/realtest). A 135M model is not smart:
+// these tests assert mm's mechanics — streaming, usage, the window from
+// /props, the cache over a session, the 503 while loading, the 400 on
+// overflow, the keys mm sends — never what the model says. Under CI=true a
+// missing server fails; elsewhere the tests skip.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"mm/internal/realtest"
+)
+
+// realRun is mm() against a real server: a longer ceiling (two cores, a
+// real model), the server's URL, and a config file with small answers.
+func realRun(t *testing.T, dir string, srv *realtest.Server, yaml, stdin string, args ...string) result {
+	t.Helper()
+	cfg := filepath.Join(dir, "real.yaml")
+	if err := os.WriteFile(cfg, []byte("provider: llamacpp\n"+yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, mmBin, append([]string{"-c", cfg}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), "AGENT_BASE_URL="+srv.URL)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	return runResult(t, cmd.Run(), out.String(), errb.String())
+}
+
+// smallAnswers keeps every model call short (sampling gets more lines,
+// indented as its keys), and the trace in dir/traces.
+func smallAnswers(dir string, sampling ...string) string {
+	y := "sampling:\n  max_tokens: 32\n  temperature: 0\n"
+	for _, s := range sampling {
+		y += "  " + s + "\n"
+	}
+	return y + "trace:\n  enabled: true\n  dir: " + filepath.Join(dir, "traces") + "\n"
+}
+
+// traced is one model call as the trace kept it: the request mm sent and
+// the server's timings from the response's last event that has them.
+type traced struct {
+	request  map[string]any
+	response string
+	timings  struct {
+		CacheN     int     `json:"cache_n"`
+		PromptN    int     `json:"prompt_n"`
+		PromptMs   float64 `json:"prompt_ms"`
+		PredictedN int     `json:"predicted_n"`
+		PerSecond  float64 `json:"predicted_per_second"`
+	}
+}
+
+// traces reads the trace directory's calls in order.
+func traces(t *testing.T, dir string) []traced {
+	t.Helper()
+	reqs, _ := filepath.Glob(filepath.Join(dir, "traces", "*.request.json"))
+	sort.Strings(reqs)
+	var calls []traced
+	for _, rq := range reqs {
+		var c traced
+		b, err := os.ReadFile(rq)
+		if err != nil || json.Unmarshal(b, &c.request) != nil {
+			t.Fatalf("trace %s: %v", rq, err)
+		}
+		resp, _ := filepath.Glob(strings.TrimSuffix(rq, ".request.json") + ".response-*")
+		if len(resp) != 1 {
+			t.Fatalf("trace %s: responses %v", rq, resp)
+		}
+		b, _ = os.ReadFile(resp[0])
+		c.response = string(b)
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			line, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok || !strings.Contains(line, `"timings"`) {
+				continue
+			}
+			var ev struct {
+				Timings json.RawMessage `json:"timings"`
+			}
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Timings != nil {
+				json.Unmarshal(ev.Timings, &c.timings)
+			}
+		}
+		calls = append(calls, c)
+	}
+	return calls
+}
+
+var summaryTokens = regexp.MustCompile(`· (\d+) in / (\d+) out tokens`)
+
+// One server (4k window) for the tests that do not need their own.
+func TestRealServer(t *testing.T) {
+	srv := realtest.Start(t, realtest.Options{NCtx: 4096})
+
+	// mm -p: a streamed answer, exit 0, the summary's token counts read
+	// from the server's usage.
+	t.Run("oneshot", func(t *testing.T) {
+		dir := t.TempDir()
+		r := realRun(t, dir, srv, smallAnswers(dir), "", "-p", "Say hello.")
+		if r.code != 0 || strings.TrimSpace(r.stdout) == "" {
+			t.Fatalf("exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
+		}
+		m := summaryTokens.FindStringSubmatch(r.stderr)
+		calls := traces(t, dir)
+		if m == nil || len(calls) != 1 {
+			t.Fatalf("summary %v, %d calls:\n%s", m, len(calls), r.stderr)
+		}
+		c := calls[0]
+		if m[1] == "0" || m[2] == "0" || m[2] != itoa(c.timings.PredictedN) {
+			t.Errorf("summary %q, the server's timings %+v", m[0], c.timings)
+		}
+		// Streamed: the answer came in more than one event.
+		if strings.Count(c.response, `"delta":{"content":`) < 2 {
+			t.Errorf("not streamed:\n%s", c.response)
+		}
+	})
+
+	// --json: the usage event carries the server's figures.
+	t.Run("json", func(t *testing.T) {
+		dir := t.TempDir()
+		r := realRun(t, dir, srv, smallAnswers(dir), "", "--json", "-p", "Say hello.")
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		var usage map[string]any
+		for _, line := range strings.Split(r.stdout, "\n") {
+			var ev map[string]any
+			if json.Unmarshal([]byte(line), &ev) == nil && ev["type"] == "usage" {
+				usage = ev
+			}
+		}
+		calls := traces(t, dir)
+		if usage == nil || len(calls) != 1 {
+			t.Fatalf("usage %v, %d calls:\n%s", usage, len(calls), r.stdout)
+		}
+		tm := calls[0].timings
+		if usage["input_tokens"] != float64(tm.CacheN+tm.PromptN) || usage["output_tokens"] != float64(tm.PredictedN) || tm.PredictedN == 0 {
+			t.Errorf("usage %v, the server's timings %+v", usage, tm)
+		}
+	})
+
+	// Line mode (no terminal: the plain transcript), three questions: the
+	// banner's window is the server's, and the server's cache serves every
+	// token of the call before and at least 90 % of each later prompt,
+	// which it only can when the bytes before the new question are those
+	// of the call before. The project has an AGENTS.md, as most do (the
+	// model's template leaves the tool definitions out of its prompt, so
+	// without one the prompt is mostly the newest question).
+	t.Run("session", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "AGENTS.md"), "# Project notes\n\n"+strings.Repeat("- The code is Go; run `make test` before you answer, and keep each change small and tested.\n", 6))
+		r := realRun(t, dir, srv, smallAnswers(dir), "What is 2+2?\nName a colour.\nSay goodbye.\n/quit\n")
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stdout+r.stderr, " · context 4k · ") {
+			t.Errorf("the banner lacks the server's window (context 4k):\n%s\n%s", r.stdout, r.stderr)
+		}
+		calls := traces(t, dir)
+		if len(calls) != 3 {
+			t.Fatalf("%d model calls:\n%s", len(calls), r.stdout)
+		}
+		for i, c := range calls {
+			total := c.timings.CacheN + c.timings.PromptN
+			t.Logf("call %d: %d of %d prompt tokens from the cache", i+1, c.timings.CacheN, total)
+			if i == 0 {
+				continue
+			}
+			before := calls[i-1].timings.CacheN + calls[i-1].timings.PromptN
+			if c.timings.CacheN < before || c.timings.CacheN*10 < total*9 {
+				t.Errorf("call %d: the cache served %d of %d prompt tokens (the call before sent %d; at least 90 %% expected)", i+1, c.timings.CacheN, total, before)
+			}
+		}
+	})
+
+	// The reasoning switch and the llama.cpp keys mm sends are accepted:
+	// the trace shows them in the request, and the run ends well.
+	t.Run("keys", func(t *testing.T) {
+		dir := t.TempDir()
+		r := realRun(t, dir, srv, smallAnswers(dir, "chat_template_kwargs: {enable_thinking: false}"), "", "-p", "Say hello.")
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		calls := traces(t, dir)
+		if len(calls) != 1 {
+			t.Fatalf("%d calls", len(calls))
+		}
+		j := calls[0].request
+		kw, _ := j["chat_template_kwargs"].(map[string]any)
+		so, _ := j["stream_options"].(map[string]any)
+		if kw["enable_thinking"] != false || j["return_progress"] != true || so["include_usage"] != true {
+			t.Errorf("the request lacks a key: %v", j)
+		}
+		if strings.Contains(calls[0].response, `"error"`) || calls[0].timings.PredictedN == 0 {
+			t.Errorf("the server's answer:\n%s", calls[0].response)
+		}
+	})
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
