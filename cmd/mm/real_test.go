@@ -218,3 +218,61 @@ func TestRealServer(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A conversation over a 512-token window: mm's own estimate refuses a
+// long question before sending it, and the real server's 400 on a
+// question the estimate lets through is said the same way; both exit 3
+// with the clear message, never the server's bytes.
+func TestRealOverflow(t *testing.T) {
+	srv := realtest.Start(t, realtest.Options{NCtx: 512})
+	cases := []struct {
+		name, question, says string
+		sent             int
+	}{
+		// 12 KB of words: over the window by mm's estimate (8 bytes a token).
+		{"estimate", strings.Repeat("please read this long question ", 400), "more than the model's context window (512 tokens) — mm did not send it", 0},
+		// 3 KB of one-letter words, a token each: under mm's estimate, so
+		// the server is asked and refuses with its exact count.
+		{"server", strings.Repeat("a ", 1500), "more than the server's context window (512 tokens)", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := realRun(t, dir, srv, smallAnswers(dir), "", "-p", c.question)
+			calls := traces(t, dir)
+			t.Logf("exit %d: %s", r.code, r.stderr)
+			if r.code != 3 || !strings.Contains(r.stderr, "[engine error: the conversation is ") || !strings.Contains(r.stderr, c.says) {
+				t.Errorf("exit %d\n%s", r.code, r.stderr)
+			}
+			if strings.Contains(r.stderr, "exceed_context_size_error") || strings.Contains(r.stderr, `{"error"`) {
+				t.Errorf("the server's bytes reach the user:\n%s", r.stderr)
+			}
+			if len(calls) != c.sent {
+				t.Errorf("%d model calls sent, want %d", len(calls), c.sent)
+			}
+			if c.sent == 1 && !strings.Contains(calls[0].response, "exceed_context_size_error") {
+				t.Errorf("not the server's own refusal:\n%s", calls[0].response)
+			}
+		})
+	}
+}
+
+// mm started while the real server loads its model: llama-server opens
+// its port first and answers 503 "Loading model" meanwhile; mm waits it
+// out and answers, it is no engine error. A 32k window makes the loading
+// last long enough (about a second on two cores, most of it allocating
+// the cache) for mm to meet it; the test starts mm on the first 503 seen.
+func TestRealLoading(t *testing.T) {
+	srv := realtest.Start(t, realtest.Options{NCtx: 32768, Loading: true})
+	if srv.FirstHealth != 503 {
+		t.Skipf("the server was ready (/health %d) before it was seen loading: its loading cannot be met here", srv.FirstHealth)
+	}
+	dir := t.TempDir()
+	r := realRun(t, dir, srv, smallAnswers(dir), "", "-p", "Say hello.")
+	if r.code != 0 || strings.TrimSpace(r.stdout) == "" || strings.Contains(r.stderr, "engine error") {
+		t.Fatalf("exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "· the server is loading the model — waiting for it") {
+		t.Errorf("mm did not meet the loading (its notice is missing):\n%s", r.stderr)
+	}
+}

@@ -48,6 +48,9 @@ type Server struct {
 	Model string
 	// Started is when the process was started; Ready when Start returned.
 	Started, Ready time.Time
+	// FirstHealth is the first status /health answered with Options.Loading
+	// (503 while the model loads), 0 without.
+	FirstHealth int
 
 	cmd  *exec.Cmd
 	log  *syncBuffer
@@ -148,7 +151,7 @@ func Start(t testing.TB, opts Options) *Server {
 		if !strings.Contains(line, " "+s.URL+" ") {
 			t.Fatalf("the server says %q, not %s", line, s.URL)
 		}
-	case <-answered:
+	case s.FirstHealth = <-answered:
 	case <-s.done:
 		t.Fatalf("the real server exited before it was ready (%v):\n%s", s.cmd.ProcessState, s.Log())
 	case <-time.After(readyCeiling):
