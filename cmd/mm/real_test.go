@@ -227,7 +227,7 @@ func TestRealOverflow(t *testing.T) {
 	srv := realtest.Start(t, realtest.Options{NCtx: 512})
 	cases := []struct {
 		name, question, says string
-		sent             int
+		sent                 int
 	}{
 		// 12 KB of words: over the window by mm's estimate (8 bytes a token).
 		{"estimate", strings.Repeat("please read this long question ", 400), "more than the model's context window (512 tokens) — mm did not send it", 0},
