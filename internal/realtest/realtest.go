@@ -34,6 +34,9 @@ type Options struct {
 	// Loading makes Start return as soon as the server answers /health at
 	// all, 503 "Loading model" included, instead of once it is ready.
 	Loading bool
+	// Erasable lets EraseCache empty the server's cache (llama-server's
+	// --slot-save-path, in a temporary directory).
+	Erasable bool
 }
 
 // Server is a running real server, killed at the test's cleanup.
@@ -117,8 +120,12 @@ func Start(t testing.TB, opts Options) *Server {
 		done: make(chan struct{}),
 	}
 	s.URL = s.Root + "/v1"
-	s.cmd = exec.Command(py, Script(), "--host", "127.0.0.1", "--port", strconv.Itoa(port),
-		"--ctx", strconv.Itoa(opts.NCtx), "--threads", strconv.Itoa(opts.Threads))
+	args := []string{Script(), "--host", "127.0.0.1", "--port", strconv.Itoa(port),
+		"--ctx", strconv.Itoa(opts.NCtx), "--threads", strconv.Itoa(opts.Threads)}
+	if opts.Erasable {
+		args = append(args, "--slot-save-path", t.TempDir())
+	}
+	s.cmd = exec.Command(py, args...)
 	// Its own process group, killed whole at cleanup; and killed with the
 	// test binary if that dies first, so no server outlives the suite.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -208,6 +215,21 @@ func (s *Server) WaitReady(t testing.TB) {
 			t.Fatalf("the real server exited (%v):\n%s", s.cmd.ProcessState, s.Log())
 		case <-time.After(20 * time.Millisecond):
 		}
+	}
+}
+
+// EraseCache empties the server's one slot, so that the next request
+// reads its whole prompt (Options.Erasable).
+func (s *Server) EraseCache(t testing.TB) {
+	t.Helper()
+	r, err := http.Post(s.Root+"/slots/0?action=erase", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != 200 {
+		t.Fatalf("erasing the cache: %d %s", r.StatusCode, b)
 	}
 }
 

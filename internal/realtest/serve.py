@@ -34,6 +34,7 @@ def main():
     ap.add_argument("--port", type=int, default=8080)
     ap.add_argument("--ctx", type=int, default=4096, help="context window in tokens (llama-server -c)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--slot-save-path", help="llama-server's --slot-save-path: enables POST /slots/0?action=erase (the benchmarks empty the cache)")
     a = ap.parse_args()
 
     p = xllamacpp.CommonParams()
@@ -56,6 +57,9 @@ def main():
     # The model's name in /models and the banner: its file name, as
     # llama-server's own -a would give it, not the venv's path.
     p.model_alias = {os.path.basename(p.model.path)}
+
+    if a.slot_save_path:
+        p.slot_save_path = a.slot_save_path
 
     # SIGTERM ends the process at once (the tests kill the group anyway).
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
