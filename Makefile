@@ -4,7 +4,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X mm/internal/version.Version=$(VERSION)
 GO      ?= go
 
-.PHONY: help build install run test vet fmt-check bench llmtest clean
+.PHONY: help build install run test vet fmt-check bench llmtest real-server clean
 
 help:
 	@echo "make build     build ./mm"
@@ -12,6 +12,7 @@ help:
 	@echo "make run       build and start mm (ARGS='-p \"…\"' for one prompt)"
 	@echo "make test      vet, format check and every test"
 	@echo "make bench     benchmarks (figures go to docs/benchmarks.md by hand)"
+	@echo "make real-server  a real llama.cpp server on SmolLM2-135M on 127.0.0.1:8080 (installs it into .ci/real first; PORT=, CTX= to change)"
 	@echo "make llmtest   the scripted model server (demo model) in this terminal; ARGS=-background to run it behind, go run ./cmd/llmtest -stop to stop it"
 
 build:
@@ -38,6 +39,13 @@ bench:
 
 llmtest:
 	$(GO) run ./cmd/llmtest -demo $(ARGS)
+
+PORT ?= 8080
+CTX  ?= 4096
+real-server:
+	@.ci/real-install
+	@echo "endpoint: AGENT_PROVIDER=llamacpp AGENT_BASE_URL=http://127.0.0.1:$(PORT)/v1 ./mm"
+	.ci/real/venv/bin/python internal/realtest/serve.py --host 127.0.0.1 --port $(PORT) --ctx $(CTX) 2>/tmp/mm-real-server-$(PORT).log
 
 clean:
 	rm -f mm llmtest
