@@ -184,6 +184,9 @@ func TestRealServer(t *testing.T) {
 		for i, c := range calls {
 			total := c.timings.CacheN + c.timings.PromptN
 			t.Logf("call %d: %d of %d prompt tokens from the cache", i+1, c.timings.CacheN, total)
+			if total == 0 {
+				t.Logf("call %d: no timings in the response:\n%.3000s", i+1, c.response)
+			}
 			if i == 0 {
 				continue
 			}

@@ -25,6 +25,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"mm/internal/realtest"
 )
 
 // realPrompts is the fixed prompt set: everyday requests of a coding agent
@@ -61,7 +63,9 @@ const realMaxTokens = 200
 func TestRealLive(t *testing.T) {
 	base := os.Getenv("MM_REAL_BASE_URL")
 	if base == "" {
-		t.Skip("MM_REAL_BASE_URL is not set: no real llama.cpp server (docs/tool-calls.md)")
+		// The real server .ci/run installs (internal/realtest): missing,
+		// the test fails under CI=true and is skipped elsewhere.
+		base = realtest.Start(t, realtest.Options{}).URL
 	}
 	base = strings.TrimRight(base, "/")
 	// MM_REAL_NAME names the recording (model and server setup): the
