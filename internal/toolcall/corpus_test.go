@@ -50,13 +50,18 @@ func loadCorpus(t *testing.T) []corpusCase {
 }
 
 func loadCorpusFile(t *testing.T, name string) []corpusCase {
+	return loadJSONL[corpusCase](t, name)
+}
+
+// loadJSONL reads a file of one JSON object per line (blank lines skipped).
+func loadJSONL[T any](t *testing.T, path string) []T {
 	t.Helper()
-	f, err := os.Open(name)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []corpusCase
+	var out []T
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<22)
 	for sc.Scan() {
@@ -64,11 +69,11 @@ func loadCorpusFile(t *testing.T, name string) []corpusCase {
 		if line == "" {
 			continue
 		}
-		var c corpusCase
-		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatalf("corpus line: %v", err)
+		var v T
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
-		out = append(out, c)
+		out = append(out, v)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)

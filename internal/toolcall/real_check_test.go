@@ -6,7 +6,6 @@ package toolcall
 // finish_reason, with the tools mm declared). Nothing malformed may run.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -97,30 +96,7 @@ func requestTools(body []byte) ([]Tool, error) {
 }
 
 func loadRealReplies(t *testing.T, path string) []realReply {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []realReply
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var r realReply
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return loadJSONL[realReply](t, path)
 }
 
 // runViolations lists what is wrong with the calls the recovery layer would
