@@ -42,6 +42,8 @@ Flags:
   -C DIR                   run as if mm was started in DIR (its agent.yaml, the tools, the project)
   -m NAME, -model NAME     the model to use (wins over AGENT_MODEL and the file)
   -c PATH, -config PATH    configuration file (default: ./agent.yaml, else ~/.config/mm/agent.yaml, else built-in defaults)
+  -continue                go on with the latest saved conversation (sessions.enabled)
+  -resume ID               go on with the saved conversation ID (/sessions lists them)
   -tui                     full-screen mode (not available yet: mm falls back to line mode)
   -version                 print the version and exit
   -h, -help                print this help and exit
@@ -74,6 +76,8 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	fs.StringVar(&cfgPath, "c", "", "same as -config")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	tui := fs.Bool("tui", false, "full-screen mode")
+	resume := fs.String("resume", "", "go on with this saved conversation")
+	cont := fs.Bool("continue", false, "go on with the latest saved conversation")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -150,6 +154,17 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return fail(oneshot.ExitConfig, termsafe.Text(err.Error()))
 	}
 	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
+	if (set["resume"] || *cont) && !cfg.Sessions.Enabled {
+		return fail(oneshot.ExitUsage, "mm: -resume and -continue need sessions.enabled: true in the configuration")
+	}
+	switch {
+	case set["resume"] && *cont:
+		return fail(oneshot.ExitUsage, "mm: -resume ID or -continue, not both")
+	case set["resume"] && strings.TrimSpace(*resume) == "":
+		return fail(oneshot.ExitUsage, "mm: -resume needs a session id (-continue takes the latest)")
+	case (set["resume"] || *cont) && promptSet:
+		return fail(oneshot.ExitUsage, "mm: -resume and -continue work in line mode, not with -p yet")
+	}
 	if !promptSet {
 		notice := ""
 		if *tui || cfg.TUI {
@@ -161,7 +176,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 			return oneshot.ExitCode(err, stderr)
 		}
 		defer eng.Close() // the language servers stop with mm
-		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice,
+		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice, Resume: *resume, Continue: *cont,
 			Warnings: append(append(cfg.Warnings, eng.Warnings...), eng.SkillWarnings...)})
 	}
 

@@ -12,6 +12,8 @@ import (
 var commands = []struct{ name, help string }{
 	{"/help", "list the commands"},
 	{"/new", "start a new conversation (the history is forgotten)"},
+	{"/sessions", "list the saved conversations, newest first (sessions.enabled)"},
+	{"/resume", "/resume [ID]: go on with a saved conversation (no ID: the latest)"},
 	{"/model", "list the models the server serves; /model NAME uses NAME from the next request"},
 	{"/abort", "stop the running turn (type it while the model works; Esc and Ctrl-C do the same)"},
 	{"/quit", "leave mm (Ctrl-D on an empty line does the same)"},
@@ -33,10 +35,19 @@ func (r *REPL) command(line string) bool {
 		b.WriteString("  Keys: Esc or Ctrl-C stops a turn; Ctrl-D on an empty line quits; ↑/↓ and Ctrl-R search the history.")
 		r.p.Line(b.String())
 	case "/new":
+		r.newConversation()
 		r.eng.Agent.Reset()
 		r.p.DimLine("new conversation")
 	case "/model":
 		r.model(strings.Fields(line)[1:])
+	case "/sessions":
+		r.listSessions()
+	case "/resume":
+		if args := strings.Fields(line)[1:]; len(args) > 1 {
+			r.p.Line("usage: /resume [ID]")
+		} else {
+			r.resume(strings.Join(args, ""))
+		}
 	case "/abort":
 		r.p.DimLine("nothing is running")
 	case "/quit", "/exit":

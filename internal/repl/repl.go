@@ -34,6 +34,10 @@ type Options struct {
 	Out      *os.File
 	Warnings []string // printed under the banner
 	Notice   string   // a one-line notice for the start (the -tui fallback)
+	// Resume is -resume ID, Continue -continue: the session restored at
+	// start (sessions.go).
+	Resume   string
+	Continue bool
 }
 
 // REPL is one interactive session.
@@ -63,6 +67,8 @@ type REPL struct {
 
 	// readLine reads one line in the plain (non-terminal) session.
 	readLine func() (string, bool)
+
+	sess sessions // sessions.go
 }
 
 // Run runs the session until /quit or Ctrl-D and returns the exit code.
@@ -76,8 +82,10 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	cfg := eng.Config
 	r := &REPL{eng: eng, opts: opts, p: ui.NewPrinter(opts.Out, opts.Out, cfg.ShowThinking, cfg.PreviewLines), fd: int(opts.In.Fd()), now: time.Now}
 	defer r.p.Close()
+	r.initSessions()
 	if term.IsTerminal(r.fd) && term.IsTerminal(int(opts.Out.Fd())) {
 		r.banner(ctx, "/help for commands · Esc or Ctrl-C stops a turn · Ctrl-D quits")
+		r.resumeAtStart()
 		return r.interactive(ctx)
 	}
 	return r.plain(ctx)
@@ -235,6 +243,7 @@ func (r *REPL) plain(ctx context.Context) int {
 	// never kills mm. No key is read here (a line at a time, maybe from
 	// a file): the hint names none that stops a turn.
 	r.banner(ctx, "/help for commands · /quit or Ctrl-D quits")
+	r.resumeAtStart()
 	go func() {
 		for s := range sigs {
 			sig.Lock()
@@ -379,6 +388,7 @@ func (r *REPL) ask(ctx context.Context, question string) {
 	r.p.Status("Thinking")
 	res, err := r.eng.Agent.Ask(ctx, question, &replUI{r: r})
 	r.p.Finish()
+	defer r.afterTurn(err) // after the error is shown
 	if res != nil && r.eng.Config.DisplayCommands && len(res.Calls) > 0 {
 		r.p.Line(ui.CommandList(res.Calls))
 	}
