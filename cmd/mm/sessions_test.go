@@ -287,3 +287,48 @@ func TestSessionTwoProcessesAndErrors(t *testing.T) {
 		t.Errorf("errors: %v", errs)
 	}
 }
+
+// /resume ID and /resume (the latest) in line mode restore the history
+// and say what they restored; without sessions.enabled they say how to
+// turn sessions on, and -continue is refused.
+func TestSessionResumeCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig)
+	srv := llmtest.New(t, llmtest.Turn{Text: "Old answer."})
+	mm(t, dir, srv, nil, "old question\n", "-c", cfg)
+	files := sessionFiles(t, dir)
+	if len(files) != 1 {
+		t.Fatalf("files: %v", files)
+	}
+	id := strings.TrimSuffix(filepath.Base(files[0]), ".json")
+	srv.Push(llmtest.Turn{Text: "A."}, llmtest.Turn{Text: "B."})
+	r := mm(t, dir, srv, nil, "/resume "+id+"\nnext\n/new\n/resume nope\n/resume\nlast\n", "-c", cfg)
+	want := "resumed session " + id + `: 1 turn, 2 messages, last change `
+	if r.code != 0 || strings.Count(r.stdout, want) != 1 || !strings.Contains(r.stdout, `first question: "old question"`) {
+		t.Fatalf("exit %d, want %q once:\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, `[resume failed: there is no session nope (/sessions lists them)]`) {
+		t.Errorf("/resume nope:\n%s", r.stdout)
+	}
+	// The bare /resume took the latest: the conversation of "next".
+	if !strings.Contains(r.stdout, ": 2 turns, 4 messages, last change ") {
+		t.Errorf("/resume (latest):\n%s", r.stdout)
+	}
+	reqs := srv.ChatRequests()
+	if msgs := requestMessages(t, reqs[1]); len(msgs) != 4 || msgs[1].(map[string]any)["content"] != "old question" {
+		t.Errorf("after /resume ID: %v", msgs)
+	}
+	if msgs := requestMessages(t, reqs[2]); len(msgs) != 6 || msgs[3].(map[string]any)["content"] != "next" {
+		t.Errorf("after /resume: %v", msgs)
+	}
+
+	off := t.TempDir()
+	r = mm(t, off, srv, nil, "/sessions\n", "-c", writeConfig(t, off, "provider: llamacpp\n"))
+	if !strings.Contains(r.stdout, "sessions are off — set sessions.enabled: true in the configuration to keep conversations") {
+		t.Errorf("/sessions without sessions:\n%s", r.stdout)
+	}
+	r = mm(t, off, srv, nil, "", "-c", filepath.Join(off, "test.yaml"), "-continue")
+	if r.code != 2 || !strings.Contains(r.stderr, "mm: -resume and -continue need sessions.enabled: true in the configuration") {
+		t.Errorf("-continue without sessions: exit %d %s", r.code, r.stderr)
+	}
+}
