@@ -131,7 +131,7 @@ func (r *REPL) resume(id string) {
 	if err != nil {
 		msg := fmt.Sprintf("[resume failed: %v]", err)
 		r.p.RedLine(msg)
-		r.current().AddError(session.WhereResume, msg, time.Now())
+		r.recordError(session.WhereResume, msg)
 		return
 	}
 	// The conversation goes on in a file of its own: two mm resuming the
@@ -167,5 +167,14 @@ func firstLine(s string, n int) string {
 func (r *REPL) resumeAtStart() {
 	if r.opts.Resume != "" || r.opts.Continue {
 		r.resume(r.opts.Resume)
+	}
+}
+
+// recordError adds an error shown to the user to the session's errors
+// (written with the next save); /compact's failure goes through here with
+// session.WhereCompression, followed by saveSession.
+func (r *REPL) recordError(where, msg string) {
+	if r.sess.store != nil {
+		r.current().AddError(where, msg, time.Now())
 	}
 }
