@@ -332,3 +332,41 @@ func TestSessionResumeCommand(t *testing.T) {
 		t.Errorf("-continue without sessions: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// In a terminal: the turn's session is on disk when the answer is shown,
+// a reasoning part is kept, /new starts a second file, and -resume ID
+// brings the first back.
+func TestSessionInTerminal(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig)
+	srv := llmtest.New(t, llmtest.Turn{Reasoning: "Think first.", Text: "First."}, llmtest.Turn{Text: "Second."})
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("q one")
+	s.expect("First.")
+	waitFor(t, "the first session", func() bool { return len(sessionFiles(t, dir)) == 1 })
+	first := sessionFiles(t, dir)[0]
+	s.ask("/new")
+	s.expect("new conversation")
+	s.ask("q two")
+	s.expect("Second.")
+	waitFor(t, "the second session", func() bool { return len(sessionFiles(t, dir)) == 2 })
+	s.send("\x04")
+	if err := s.exit(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+	if !strings.Contains(readFileString(first), `"type": "reasoning",`) {
+		t.Errorf("no reasoning part:\n%s", readFileString(first))
+	}
+	id := strings.TrimSuffix(filepath.Base(first), ".json")
+	srv.Push(llmtest.Turn{Text: "Third."})
+	s = startREPL(t, dir, srv, nil, "-c", cfg, "-resume", id)
+	s.expect("resumed session " + id + ": 1 turn, 2 messages")
+	s.ask("q three")
+	s.expect("Third.")
+	s.send("\x04")
+	s.exit()
+	msgs := requestMessages(t, srv.ChatRequests()[2])
+	if len(msgs) != 4 || msgs[1].(map[string]any)["content"] != "q one" {
+		t.Errorf("after -resume: %v", msgs)
+	}
+}
