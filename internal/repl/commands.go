@@ -2,9 +2,11 @@ package repl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"mm/internal/agent"
 	"mm/internal/llm"
 )
 
@@ -12,6 +14,7 @@ import (
 var commands = []struct{ name, help string }{
 	{"/help", "list the commands"},
 	{"/new", "start a new conversation (the history is forgotten)"},
+	{"/compact", "compress the conversation now: a summary replaces all but the last turns"},
 	{"/model", "list the models the server serves; /model NAME uses NAME from the next request"},
 	{"/abort", "stop the running turn (type it while the model works; Esc and Ctrl-C do the same)"},
 	{"/quit", "leave mm (Ctrl-D on an empty line does the same)"},
@@ -35,6 +38,8 @@ func (r *REPL) command(line string) bool {
 	case "/new":
 		r.eng.Agent.Reset()
 		r.p.DimLine("new conversation")
+	case "/compact":
+		r.compact()
 	case "/model":
 		r.model(strings.Fields(line)[1:])
 	case "/abort":
@@ -47,6 +52,23 @@ func (r *REPL) command(line string) bool {
 		r.p.Line(fmt.Sprintf("unknown command %s — /help lists them", name))
 	}
 	return true
+}
+
+// compact is /compact: it works whether context.enabled is on or not.
+func (r *REPL) compact() {
+	r.p.Status("Compressing the conversation")
+	rep, err := r.eng.Agent.Compact(context.Background(), &replUI{r: r})
+	r.p.Finish()
+	switch {
+	case errors.Is(err, agent.ErrNothingToCompact):
+		r.p.DimLine(fmt.Sprintf("nothing to compress: the conversation has no more than the %d question turn(s) context.keepLastTurns keeps", r.eng.Config.Context.KeepLastTurns))
+	case err != nil:
+		r.p.RedLine("[error: " + strings.Trim(err.Error(), "[]") + " — the history is unchanged]")
+	case r.eng.Config.Context.ShowStats:
+		r.p.DimLine(rep.Line())
+	default:
+		r.p.DimLine("conversation compressed")
+	}
 }
 
 // model is /model: with no argument, the models the server serves, the
