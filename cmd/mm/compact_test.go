@@ -6,6 +6,9 @@ package main_test
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,6 +24,24 @@ func messagesOf(t *testing.T, r llmtest.Request) []map[string]any {
 	var out []map[string]any
 	for _, m := range raw {
 		out = append(out, m.(map[string]any))
+	}
+	return out
+}
+
+// tracedRequests are the request files the trace wrote under dir, in
+// order.
+func tracedRequests(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".request.json") {
+			b, _ := os.ReadFile(path)
+			out = append(out, string(b))
+		}
+		return nil
+	})
+	if len(out) == 0 {
+		t.Fatal("no trace written")
 	}
 	return out
 }
@@ -144,7 +165,7 @@ func TestCompactSummaryRequestPerProvider(t *testing.T) {
 			cfg := writeConfig(t, dir, "sampling:\n  reasoning_effort: high\ncontext:\n  keepLastTurns: 1\n")
 			srv := llmtest.NewWith(t, llmtest.Options{Provider: tc.provider, Summaries: true},
 				llmtest.Turn{Text: "one"}, llmtest.Turn{Text: "two"})
-			env := append(noUserConfig(t), "AGENT_PROVIDER="+tc.provider, "AGENT_BASE_URL="+srv.URL())
+			env := append(noUserConfig(t), "AGENT_PROVIDER="+tc.provider, "AGENT_BASE_URL="+srv.URL(), "AGENT_TRACE=true")
 			r := mm(t, dir, nil, env, "q1\nq2\n/compact\n/quit\n", "-c", cfg)
 			if r.code != 0 || !strings.Contains(r.stdout, "🗜️ compressed the conversation: 5 → 5 messages") {
 				t.Fatalf("exit %d: %s\n%s", r.code, r.stdout, r.stderr)
@@ -162,6 +183,11 @@ func TestCompactSummaryRequestPerProvider(t *testing.T) {
 			}
 			if sum.JSON["max_tokens"] != 1200.0 {
 				t.Errorf("max_tokens %v, want the default summaryMaxTokens 1200", sum.JSON["max_tokens"])
+			}
+			// The trace shows the summary request as sent, switch included.
+			traced := tracedRequests(t, dir)
+			if len(traced) != len(reqs) || !strings.Contains(traced[len(traced)-1], `"reasoning_effort": "`+tc.effort+`"`) {
+				t.Errorf("%d traced requests (want %d), the last:\n%s", len(traced), len(reqs), traced[len(traced)-1])
 			}
 		})
 	}
@@ -264,5 +290,48 @@ func TestCompactAutomaticThreshold(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "🗜️ compressed the conversation: 5 → 5 messages, ~2.6k → ") {
 		t.Errorf("stdout:\n%s", r.stdout)
+	}
+}
+
+// /compact in a terminal: listed by /help, the spinner while the summary
+// is written, the 🗜️ line, a failure shown and the conversation going on
+// from the history as it was.
+func TestCompactInTerminal(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "provider: llamacpp\ncontext:\n  keepLastTurns: 1\n")
+	srv := llmtest.New(t,
+		llmtest.Turn{Text: "a1"}, llmtest.Turn{Text: "a2"},
+		llmtest.Turn{Fault: llmtest.FaultHTTP500, ErrorMessage: "no summary today"},
+		llmtest.Turn{Text: "a3"},
+	)
+	s := startREPL(t, dir, srv, noUserConfig(t), "-c", cfg)
+	s.ask("/help")
+	s.expect("/compact ")
+	s.ask("q1")
+	s.expect("a1")
+	s.ask("q2")
+	s.expect("a2")
+	s.ask("/compact")
+	s.expect("compression failed")
+	s.expect("no summary today")
+	s.expect("the history is unchanged")
+	srv.Push(llmtest.Turn{Text: llmtest.SummaryTextPrefix + ": q1 answered with a1."}, llmtest.Turn{Text: "a4"})
+	s.ask("q3")
+	s.expect("a3")
+	s.ask("/compact")
+	s.expect("🗜️ compressed the conversation: 7 → 5 messages")
+	s.ask("q4")
+	s.expect("a4")
+	s.send("/quit\r")
+	if err := s.exit(); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.ChatRequests()
+	var got []string
+	for _, m := range messagesOf(t, reqs[len(reqs)-1])[1:] {
+		got = append(got, contentOf(m))
+	}
+	if len(got) != 5 || !strings.HasPrefix(got[1], llmtest.SummaryTextPrefix) || got[2] != "q3" || got[4] != "q4" {
+		t.Errorf("history after /compact: %q", got)
 	}
 }
