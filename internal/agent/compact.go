@@ -50,6 +50,10 @@ type Compaction struct {
 	// Sampling is the configured sampling map (read only), for the keys
 	// the summary request changes.
 	Sampling map[string]any
+	// Failed, when set, is told of every compression that failed (not of
+	// one with nothing to compress), /compact's and the automatic ones:
+	// a session records them in its errors.
+	Failed func(error)
 }
 
 // SetCompaction sets how the history is compressed, by /compact and, with
@@ -115,6 +119,9 @@ func (a *Agent) compact(ctx context.Context, ui UI) (CompactReport, error) {
 	req := &ai.ModelRequest{Messages: msgs, Tools: a.opts.Tools.Definitions(), Config: summaryOverrides(c)}
 	summary, err := a.summarize(ctx, ui, req, c.Context.SummaryMaxTokens)
 	if err != nil {
+		if c.Failed != nil && ctx.Err() == nil {
+			c.Failed(err)
+		}
 		return rep, err
 	}
 	kept := append([]*ai.Message(nil), a.history[:head]...)
@@ -263,7 +270,9 @@ func (a *Agent) autoCompact(ctx context.Context, question string, ui UI) {
 	}
 	rep, err := a.compact(ctx, ui)
 	switch {
-	case errors.Is(err, ErrNothingToCompact):
+	case errors.Is(err, ErrNothingToCompact), ctx.Err() != nil:
+		// Nothing to do, or the turn was stopped: the question's own call
+		// says so.
 	case err != nil:
 		ui.Notice(strings.Trim(err.Error(), "[]") + " — the history is unchanged")
 	case c.Context.ShowStats:
