@@ -161,7 +161,7 @@ func TestServerLoadingInREPL(t *testing.T) {
 func TestContextOverflowFromServer(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Turn{Fault: llmtest.FaultHTTP400Context})
 	r := mm(t, t.TempDir(), srv, nil, "", "-p", "hi")
-	want := "[engine error: the conversation is 2383 tokens, more than the server's context window (2048 tokens). Start a new conversation (/new in line mode), ask for less at once, or give the model a larger context: restart llama-server with -c 4096]"
+	want := "[engine error: the conversation is 2383 tokens, more than the server's context window (2048 tokens). Compress it (/compact in line mode) or start a new conversation (/new), ask for less at once, or give the model a larger context: restart llama-server with -c 4096]"
 	if r.code != 3 || !strings.Contains(r.stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant %s", r.code, r.stderr, want)
 	}

@@ -119,6 +119,9 @@ type Agent struct {
 	fit      fitCheck
 	window   func(context.Context) int
 	overflow func(tokens, window int) string
+	// compaction is how the history is compressed (compact.go); nil
+	// until SetCompaction.
+	compaction *Compaction
 }
 
 // New returns an agent with an empty conversation.
@@ -184,6 +187,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	res := &Result{ToolCalls: map[string]int{}}
 	defer func() { res.Elapsed = time.Since(start) }()
 
+	a.autoCompact(ctx, question, ui)
 	before := len(a.history)
 	a.history = append(a.history, ai.NewUserTextMessage(question))
 	cutCalls := 0

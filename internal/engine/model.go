@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"mm/internal/agent"
 	"mm/internal/llm"
 )
 
@@ -15,6 +16,7 @@ func (e *Engine) wireModel() {
 	e.Agent.SetContextCheck(e.ContextWindow, func(tokens, window int) string {
 		return llm.OverflowMessage(e.Provider, e.Config.Model, tokens, window, true)
 	})
+	e.Agent.SetCompaction(agent.Compaction{Context: e.Config.Context, Provider: e.Provider.Name, LlamaCpp: e.Provider.LlamaCpp, Sampling: e.Config.Sampling})
 	if w := llm.ModelWarning(e.Provider, e.Endpoint, e.Config.Model); w != "" {
 		w = "[warning: " + w + "]" // like every start-up warning
 		e.Warnings = append(e.Warnings, w)

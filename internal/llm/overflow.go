@@ -59,7 +59,7 @@ func OverflowMessage(p Provider, model string, tokens, window int, estimated boo
 	} else {
 		head = fmt.Sprintf("the conversation is %d tokens, more than the server's context window (%d tokens).", tokens, window)
 	}
-	return head + " Start a new conversation (/new in line mode), ask for less at once, or give the model a larger context: " +
+	return head + " Compress it (/compact in line mode) or start a new conversation (/new), ask for less at once, or give the model a larger context: " +
 		p.contextHint(roomFor(tokens), model)
 }
 

@@ -24,7 +24,7 @@ func TestOverflowFromServer(t *testing.T) {
 		if !errors.As(err, &ee) || !ee.Overflow || ee.Status != 400 {
 			t.Fatalf("%s: err = %#v", name, err)
 		}
-		want := "[engine error: the conversation is 2383 tokens, more than the server's context window (2048 tokens). Start a new conversation (/new in line mode), ask for less at once, or give the model a larger context: restart llama-server with -c 4096]"
+		want := "[engine error: the conversation is 2383 tokens, more than the server's context window (2048 tokens). Compress it (/compact in line mode) or start a new conversation (/new), ask for less at once, or give the model a larger context: restart llama-server with -c 4096]"
 		if err.Error() != want {
 			t.Errorf("%s:\n got %s\nwant %s", name, err, want)
 		}

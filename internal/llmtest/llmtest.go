@@ -176,6 +176,9 @@ type Options struct {
 	// model: every request gets the 503 `Loading model` until Loading chat
 	// requests have had it (those consume no turn).
 	Loading int
+	// Summaries answers mm's summary requests (IsSummaryRequest) with
+	// SummaryTurn, without consuming a scripted turn (summary.go).
+	Summaries bool
 }
 
 // Server is a running scripted server.
@@ -572,7 +575,8 @@ func (s *Server) chat(w *statusWriter, r *http.Request, req *Request, n int) str
 
 	s.mu.Lock()
 	var turn Turn
-	have := s.next < len(s.turns)
+	summary := s.opts.Summaries && IsSummaryRequest(req)
+	have := !summary && s.next < len(s.turns)
 	index := s.next
 	if have {
 		turn = s.turns[s.next]
@@ -580,7 +584,9 @@ func (s *Server) chat(w *statusWriter, r *http.Request, req *Request, n int) str
 	}
 	s.mu.Unlock()
 	note := fmt.Sprintf("turn %d", index+1)
-	if !have {
+	if summary {
+		turn, note = SummaryTurn(req), "summary"
+	} else if !have {
 		if !s.opts.Demo {
 			msg := "llmtest: no scripted turn left"
 			s.fail(where + ": " + msg)

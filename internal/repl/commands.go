@@ -2,9 +2,11 @@ package repl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"mm/internal/agent"
 	"mm/internal/llm"
 )
 
@@ -12,6 +14,7 @@ import (
 var commands = []struct{ name, help string }{
 	{"/help", "list the commands"},
 	{"/new", "start a new conversation (the history is forgotten)"},
+	{"/compact", "compress the conversation now: a summary replaces all but the last turns"},
 	{"/sessions", "list the saved conversations, newest first (sessions.enabled)"},
 	{"/resume", "/resume [ID]: go on with a saved conversation (no ID: the latest)"},
 	{"/model", "list the models the server serves; /model NAME uses NAME from the next request"},
@@ -30,7 +33,7 @@ func (r *REPL) command(line string) bool {
 	case "/help":
 		var b strings.Builder
 		for _, c := range commands {
-			fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.help)
+			fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.help)
 		}
 		b.WriteString("  Keys: Esc or Ctrl-C stops a turn; Ctrl-D on an empty line quits; ↑/↓ and Ctrl-R search the history.")
 		r.p.Line(b.String())
@@ -38,6 +41,8 @@ func (r *REPL) command(line string) bool {
 		r.newConversation()
 		r.eng.Agent.Reset()
 		r.p.DimLine("new conversation")
+	case "/compact":
+		r.compact()
 	case "/model":
 		r.model(strings.Fields(line)[1:])
 	case "/sessions":
@@ -58,6 +63,26 @@ func (r *REPL) command(line string) bool {
 		r.p.Line(fmt.Sprintf("unknown command %s — /help lists them", name))
 	}
 	return true
+}
+
+// compact is /compact: it works whether context.enabled is on or not.
+func (r *REPL) compact() {
+	r.p.Status("Compressing the conversation")
+	rep, err := r.eng.Agent.Compact(context.Background(), &replUI{r: r})
+	r.p.Finish()
+	switch {
+	case errors.Is(err, agent.ErrNothingToCompact):
+		r.p.DimLine(fmt.Sprintf("nothing to compress: the conversation has no more than the %d question turn(s) context.keepLastTurns keeps", r.eng.Config.Context.KeepLastTurns))
+	case err != nil:
+		r.p.RedLine("[error: " + strings.Trim(err.Error(), "[]") + " — the history is unchanged]")
+	case r.eng.Config.Context.ShowStats:
+		r.p.DimLine(rep.Line())
+	default:
+		r.p.DimLine("conversation compressed")
+	}
+	if !errors.Is(err, agent.ErrNothingToCompact) {
+		r.saveSession() // the session holds the history as it is now
+	}
 }
 
 // model is /model: with no argument, the models the server serves, the

@@ -28,6 +28,12 @@ func (r *REPL) initSessions() {
 	c := r.eng.Config.Sessions
 	if c.Enabled {
 		r.sess.store = &session.Store{Base: r.eng.Root, Dir: c.Dir}
+		// A failed compression, /compact's or the automatic one before a
+		// question, goes to the session's errors (saved with the turn, or
+		// by /compact).
+		r.eng.Agent.OnCompactionFailed(func(err error) {
+			r.recordError(session.WhereCompression, "compression failed: "+strings.Trim(err.Error(), "[]"))
+		})
 	}
 }
 
