@@ -99,6 +99,12 @@ func (c *Client) attempt(ctx context.Context, req *ai.ModelRequest, body []byte,
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
+	// A server may close a kept-alive connection just as the next request
+	// goes out on it; net/http sends such a request again on a new
+	// connection only when it is marked idempotent. An empty key marks it
+	// without sending a header: the request bytes stay the same. A chat
+	// request has no effect but its answer, so sending it again is safe.
+	hreq.Header["Idempotency-Key"] = nil
 	if c.APIKey != "" {
 		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
