@@ -162,8 +162,6 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return fail(oneshot.ExitUsage, "mm: -resume ID or -continue, not both")
 	case set["resume"] && strings.TrimSpace(*resume) == "":
 		return fail(oneshot.ExitUsage, "mm: -resume needs a session id (-continue takes the latest)")
-	case (set["resume"] || *cont) && promptSet:
-		return fail(oneshot.ExitUsage, "mm: -resume and -continue work in line mode, not with -p yet")
 	}
 	if !promptSet {
 		notice := ""
@@ -201,6 +199,18 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	for _, w := range warnings {
 		warn(w)
 	}
+	sess, err := startOneshotSession(eng, *resume, *cont)
+	if err != nil {
+		return fail(oneshot.ExitUsage, termsafe.Text(err.Error()))
+	}
+	var done func(error)
+	if sess != nil {
+		done = func(err error) {
+			if w := sess.done(err); w != "" {
+				warn(w)
+			}
+		}
+	}
 	// After engine.Start: Genkit's Init resets the signal handlers. A
 	// second Ctrl-C ends mm at once.
 	ctx, stop := interrupt.Context(context.Background(), stderr)
@@ -208,12 +218,12 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	if events != nil {
 		cwd, _ := os.Getwd()
 		return oneshot.RunJSON(ctx, eng.Agent, question, events, stderr, oneshot.JSONOptions{
-			Model: cfg.Model, Provider: cfg.Provider, Cwd: cwd, Yolo: cfg.Yolo, Warnings: warnings})
+			Model: cfg.Model, Provider: cfg.Provider, Cwd: cwd, Yolo: cfg.Yolo, Warnings: warnings, Done: done})
 	}
 	p := ui.NewPrinter(stdout, stderr, cfg.ShowThinking, cfg.PreviewLines)
 	defer p.Close()
 	return oneshot.Run(ctx, eng.Agent, question, oneshot.Options{Printer: p, DisplayCommands: cfg.DisplayCommands,
-		AnswerOnly: !term.IsTerminal(int(stdout.Fd()))})
+		AnswerOnly: !term.IsTerminal(int(stdout.Fd())), Done: done})
 }
 
 // chdir is -C DIR: mm then reads ./agent.yaml, runs the tools and finds the

@@ -94,6 +94,8 @@ type JSONOptions struct {
 	Yolo                 bool
 	// Warnings are the start-up warnings, also written on stderr.
 	Warnings []string
+	// Done, when set, is told how the turn ended (a session saves it).
+	Done func(error)
 }
 
 // The events, "type" first. Field by field in docs/scripting.md.
@@ -158,6 +160,9 @@ func RunJSON(ctx context.Context, a *agent.Agent, question string, ev *Events, e
 		ev.emit(messageEvent{"warning", w})
 	}
 	res, err := a.Ask(ctx, question, &jsonUI{ev: ev})
+	if opts.Done != nil {
+		opts.Done(err)
+	}
 	code, msg := Describe(err)
 	if msg != "" {
 		fmt.Fprintln(errw, msg)

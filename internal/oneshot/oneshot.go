@@ -101,6 +101,8 @@ type Options struct {
 	// final answer only, and the text of the rounds that call a tool goes to
 	// stderr with the activity. On a terminal everything streams.
 	AnswerOnly bool
+	// Done, when set, is told how the turn ended (a session saves it).
+	Done func(error)
 }
 
 // Run asks the question and returns the exit code.
@@ -108,6 +110,9 @@ func Run(ctx context.Context, a *agent.Agent, question string, opts Options) int
 	p := opts.Printer
 	f := &facade{p: p, hold: opts.AnswerOnly}
 	res, err := a.Ask(ctx, question, f)
+	if opts.Done != nil {
+		opts.Done(err)
+	}
 	f.end(err == nil)
 	p.Finish()
 	if res != nil && opts.DisplayCommands && len(res.Calls) > 0 {
