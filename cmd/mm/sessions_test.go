@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -113,28 +112,17 @@ func TestSessionSavedListedContinued(t *testing.T) {
 type plainMM struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
-	mu  sync.Mutex
-	out bytes.Buffer
+	out lockedBuffer // stdout and stderr
 }
 
-func (p *plainMM) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.Write(b)
-}
-
-func (p *plainMM) text() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.String()
-}
+func (p *plainMM) text() string { return p.out.String() }
 
 func startPlain(t *testing.T, dir string, srv *llmtest.Server, args ...string) *plainMM {
 	t.Helper()
 	p := &plainMM{cmd: exec.Command(mmBin, args...)}
 	p.cmd.Dir = dir
 	p.cmd.Env = append(cleanEnv(), "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
-	p.cmd.Stdout, p.cmd.Stderr = p, p
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
 	var err error
 	if p.in, err = p.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
