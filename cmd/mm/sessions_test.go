@@ -338,6 +338,7 @@ func TestSessionInTerminal(t *testing.T) {
 	s.ask("q two")
 	s.expect("Second.")
 	waitFor(t, "the second session", func() bool { return len(sessionFiles(t, dir)) == 2 })
+	s.expect("› ") // the turn is over: Ctrl-D quits at the prompt
 	s.send("\x04")
 	if err := s.exit(); err != nil {
 		t.Errorf("exit: %v", err)
@@ -351,6 +352,7 @@ func TestSessionInTerminal(t *testing.T) {
 	s.expect("resumed session " + id + ": 1 turn, 2 messages")
 	s.ask("q three")
 	s.expect("Third.")
+	s.expect("› ")
 	s.send("\x04")
 	s.exit()
 	msgs := requestMessages(t, srv.ChatRequests()[2])
