@@ -56,6 +56,12 @@ type Call struct {
 	// Preview is the planned change a permission prompt shows (the diff of
 	// a write), set before Permission is asked; "" when there is none.
 	Preview string
+	// Diff is the same planned change as whole texts (an editor's diff
+	// view), set with Preview; nil when the call changes no file.
+	Diff *tools.Diff
+	// Paths are the files the call reads or changes, absolute (the
+	// locations an editor shows); set before ToolStart.
+	Paths []string
 
 	// Set when the call has run.
 	Output   string
@@ -411,6 +417,7 @@ func (a *Agent) prepare(recovered []toolcall.Call) []*Call {
 		if t := a.opts.Tools.Lookup(rc.Name); t != nil {
 			c.Kind = t.KindFor(rc.Arguments)
 			c.Summary = t.SummaryOf(rc.Arguments)
+			c.Paths = t.PathsOf(rc.Arguments)
 		}
 		calls = append(calls, c)
 	}
@@ -481,6 +488,7 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 			return plan.Done
 		}
 		c.Preview = plan.Preview
+		c.Diff = plan.Diff
 	}
 	if !a.permitted(ctx, t, c, ui) {
 		if ctx.Err() != nil {

@@ -104,29 +104,12 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	}
 	g := llm.NewGenkit(ctx)
 	model := llm.DefineModel(g, client)
-	base := opts.SkillsBase
-	if base == "" {
-		base = cwd
-	}
-	servers, lspWarnings := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
-	reg, found, warnings := toolsWith(cfg, cwd, base, servers)
-	var instr project.Instructions
-	if cfg.ProjectInstructions {
-		var w []string
-		instr, w = project.ReadInstructions(cwd, root)
-		lspWarnings = append(lspWarnings, w...)
-	}
-	e := &Engine{
-		Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Tools: reg, Cwd: cwd, Root: root, SkillWarnings: warnings, Skills: found,
-		LSP: servers, Warnings: lspWarnings, Instructions: instr,
-		Agent: agent.New(agent.Options{
-			Model: model, Tools: reg, System: systemPrompt(cfg, instr),
-			MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
-			Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
-			Yolo: cfg.Yolo,
-		}),
-	}
+	e := &Engine{Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model}
+	s := e.NewSession(SessionOptions{Cwd: cwd, SkillsBase: opts.SkillsBase})
+	e.Tools, e.Cwd, e.Root, e.SkillWarnings, e.Skills = s.Tools, s.Cwd, s.Root, s.SkillWarnings, s.Skills
+	e.LSP, e.Warnings, e.Instructions, e.Agent = s.LSP, s.Warnings, s.Instructions, s.Agent
 	e.wireModel()
+	e.wireAgent(e.Agent)
 	if cfg.Context.Enabled && cfg.Context.MaxMessages == 0 {
 		// Only this case needs the window at start-up: do not make every
 		// start ask the server for it.
@@ -137,6 +120,72 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	return e, nil
 }
 
+// SessionOptions are what one conversation adds to the engine.
+type SessionOptions struct {
+	// Cwd is the working directory of the tools; it must be absolute.
+	Cwd string
+	// SkillsBase is the directory a relative skillsDir is resolved
+	// against ("" = Cwd).
+	SkillsBase string
+	// Files, when set, is where the file tools read and write instead of
+	// the disk (an editor's buffers, ACP fs/*).
+	Files tools.Editor
+}
+
+// Session is one conversation with a working directory of its own: its
+// tools, language servers and agent (history, permissions, loop
+// detector). The line mode and -p use the engine's own (Engine.Agent);
+// ACP makes one per session. Close stops its language servers.
+type Session struct {
+	Cwd string
+	// Root is the project root of Cwd (project.Root).
+	Root          string
+	Tools         *tools.Registry
+	Agent         *agent.Agent
+	LSP           *lsp.Manager
+	Skills        []skills.Skill
+	SkillWarnings []string
+	// Warnings are the language servers' and the project instructions'.
+	Warnings     []string
+	Instructions project.Instructions
+}
+
+// NewSession builds the tools and the agent of one conversation in
+// opts.Cwd. The model, endpoint and client are the engine's: sessions
+// share them (the server's prompt cache too).
+func (e *Engine) NewSession(opts SessionOptions) *Session {
+	cfg := e.Config
+	cwd := opts.Cwd
+	base := opts.SkillsBase
+	if base == "" {
+		base = cwd
+	}
+	s := &Session{Cwd: cwd, Root: project.Root(cwd)}
+	s.LSP, s.Warnings = lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
+	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files}, s.LSP)
+	if cfg.ProjectInstructions {
+		var w []string
+		s.Instructions, w = project.ReadInstructions(cwd, s.Root)
+		s.Warnings = append(s.Warnings, w...)
+	}
+	s.Agent = agent.New(agent.Options{
+		Model: e.Model, Tools: s.Tools, System: systemPrompt(cfg, s.Instructions),
+		MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
+		Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
+		Yolo: cfg.Yolo,
+	})
+	if e.Agent != nil {
+		// A session made after Start: the engine's model is wired already.
+		e.wireAgent(s.Agent)
+	}
+	return s
+}
+
+// Close stops what the session started: its language servers.
+func (s *Session) Close() {
+	s.LSP.Close()
+}
+
 // Tools declares the tools the configuration turns on, in a fixed order
 // (the server's prompt cache wants the same bytes on every request), and
 // returns the warnings about skills. cwd is the tools' working directory,
@@ -144,11 +193,18 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, found []skills.Skill, warnings []string) {
 	// Looking the servers up starts none: there is nothing to stop.
 	servers, _ := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
-	return toolsWith(cfg, cwd, skillsBase, servers)
+	return toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: skillsBase}, servers)
+}
+
+// toolPlace is where the tools of one conversation work.
+type toolPlace struct {
+	cwd, skillsBase string
+	files           tools.Editor // nil = the disk
 }
 
 // toolsWith is Tools with the language servers of the lsp tool.
-func toolsWith(cfg *config.Config, cwd, skillsBase string, servers *lsp.Manager) (reg *tools.Registry, found []skills.Skill, warnings []string) {
+func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *tools.Registry, found []skills.Skill, warnings []string) {
+	cwd, skillsBase := at.cwd, at.skillsBase
 	reg = tools.NewRegistry()
 	if cfg.BashTool {
 		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(cfg.APIKeyEnv), MaxOutput: cfg.MaxOutput}))
@@ -166,7 +222,7 @@ func toolsWith(cfg *config.Config, cwd, skillsBase string, servers *lsp.Manager)
 		}
 	}
 	if cfg.EditTools {
-		files := tools.FileOptions{Dir: cwd, MaxOutput: cfg.MaxOutput, Changed: servers.Changed}
+		files := tools.FileOptions{Dir: cwd, MaxOutput: cfg.MaxOutput, Changed: servers.Changed, Editor: at.files}
 		reg.Add(tools.NewReadFile(files))
 		reg.Add(tools.NewWriteFile(files))
 		reg.Add(tools.NewEditFile(files))

@@ -13,14 +13,19 @@ import (
 // probe's /models answer: no request of its own).
 func (e *Engine) wireModel() {
 	e.Client.LoadTimeout = e.Config.EffectiveFirstTokenTimeout()
-	e.Agent.SetContextCheck(e.ContextWindow, func(tokens, window int) string {
-		return llm.OverflowMessage(e.Provider, e.Config.Model, tokens, window, true)
-	})
-	e.Agent.SetCompaction(agent.Compaction{Context: e.Config.Context, Provider: e.Provider.Name, LlamaCpp: e.Provider.LlamaCpp, Sampling: e.Config.Sampling})
 	if w := llm.ModelWarning(e.Provider, e.Endpoint, e.Config.Model); w != "" {
 		w = "[warning: " + w + "]" // like every start-up warning
 		e.Warnings = append(e.Warnings, w)
 	}
+}
+
+// wireAgent gives one conversation's agent what concerns the model: the
+// context window check and compression.
+func (e *Engine) wireAgent(a *agent.Agent) {
+	a.SetContextCheck(e.ContextWindow, func(tokens, window int) string {
+		return llm.OverflowMessage(e.Provider, e.Config.Model, tokens, window, true)
+	})
+	a.SetCompaction(agent.Compaction{Context: e.Config.Context, Provider: e.Provider.Name, LlamaCpp: e.Provider.LlamaCpp, Sampling: e.Config.Sampling})
 }
 
 // Models asks the server what it serves now.

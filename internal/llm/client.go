@@ -89,7 +89,7 @@ func (c *Client) Generate(ctx context.Context, req *ai.ModelRequest, cb ai.Model
 func (c *Client) attempt(ctx context.Context, req *ai.ModelRequest, body []byte, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
 	url := c.BaseURL + "/chat/completions"
 	shown := RedactURL(url)
-	trace := c.Trace.begin(body)
+	trace := c.Trace.begin(ctx, body)
 	capture := captureFrom(ctx)
 	limit := answerLimit(c.Sampling)
 

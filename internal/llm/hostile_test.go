@@ -254,7 +254,7 @@ func TestTraceWriteFailureKeepsStream(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "no space left on device — nothing is traced]") {
 		t.Errorf("warnings %q", warnings)
 	}
-	if tr.begin([]byte("{}")) != nil {
+	if tr.begin(context.Background(), []byte("{}")) != nil {
 		t.Error("tracing goes on after a failure")
 	}
 }

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,7 +49,22 @@ type Tracer struct {
 	broken atomic.Bool
 }
 
-func (t *Tracer) base() string {
+// workDirKey carries a turn's working directory in its context.
+type workDirKey struct{}
+
+// WithWorkDir makes dir the working directory of the model calls made
+// with ctx: a relative trace.dir is resolved there (an ACP session's
+// cwd) instead of against Tracer.Cwd.
+func WithWorkDir(ctx context.Context, dir string) context.Context {
+	return context.WithValue(ctx, workDirKey{}, dir)
+}
+
+func (t *Tracer) base() string { return t.baseFor(context.Background()) }
+
+func (t *Tracer) baseFor(ctx context.Context) string {
+	if dir, _ := ctx.Value(workDirKey{}).(string); dir != "" {
+		return dir
+	}
 	cwd := ""
 	if t.Cwd != nil {
 		cwd = t.Cwd()
@@ -60,11 +76,14 @@ func (t *Tracer) base() string {
 }
 
 // AbsDir is the directory the next call writes to, for the banner.
-func (t *Tracer) AbsDir() string {
+func (t *Tracer) AbsDir() string { return t.AbsDirFor(context.Background()) }
+
+// AbsDirFor is the directory a call made with ctx writes to.
+func (t *Tracer) AbsDirFor(ctx context.Context) string {
 	if filepath.IsAbs(t.Dir) {
 		return filepath.Clean(t.Dir)
 	}
-	return filepath.Join(t.base(), t.Dir)
+	return filepath.Join(t.baseFor(ctx), t.Dir)
 }
 
 // traceCall is one model call's files. A nil *traceCall traces nothing, so
@@ -78,13 +97,13 @@ type traceCall struct {
 // begin starts the files of one call: it numbers the call and writes the
 // request. It returns nil when tracing is off or broken (after saying so
 // once).
-func (t *Tracer) begin(body []byte) *traceCall {
+func (t *Tracer) begin(ctx context.Context, body []byte) *traceCall {
 	if t == nil || t.broken.Load() {
 		return nil
 	}
 	n := t.count.Add(1)
-	shown := t.AbsDir()
-	dir, err := ownfile.Dir(t.base(), t.Dir)
+	shown := t.AbsDirFor(ctx)
+	dir, err := ownfile.Dir(t.baseFor(ctx), t.Dir)
 	if err != nil {
 		t.fail(shown, err)
 		return nil

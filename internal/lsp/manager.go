@@ -252,3 +252,12 @@ func sortedKeys[V any](mp map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Abs is path made absolute against the root, the way the lsp tool reads
+// the path the model gives.
+func (m *Manager) Abs(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(m.root, path)
+}

@@ -30,6 +30,7 @@ func NewEditFile(o FileOptions) *Tool {
 		Schema:      MustSchema(editFileSchema),
 		SchemaText:  editFileSchema,
 		Kind:        KindEdit,
+		Paths:       o.pathsOf,
 		Mutates: func(args json.RawMessage) bool {
 			a, err := decodeEditArgs(args)
 			return err != nil || !a.DryRun

@@ -82,6 +82,12 @@ func NewFetchContent(o FetchOptions) *Tool {
 		Schema:      MustSchema(fetchSchema),
 		SchemaText:  fetchSchema,
 		Kind:        KindFetch,
+		Paths: func(args json.RawMessage) []string {
+			if p := FetchOutputPath(o, args); p != "" {
+				return []string{p}
+			}
+			return nil
+		},
 		Mutates: func(args json.RawMessage) bool {
 			a, _ := parseFetchArgs(args)
 			return a.Output != ""

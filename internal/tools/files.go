@@ -6,6 +6,8 @@ package tools
 // never leaves the user with a lost or half-written file.
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,6 +29,17 @@ type FileOptions struct {
 	// write_file or edit_file wrote it, so the language servers hear of the
 	// change and never answer from a stale view of the project.
 	Changed func(absPaths ...string)
+	// Editor, when set, is an editor holding the files (ACP fs/*): the
+	// file tools read its buffers, unsaved changes included, and write
+	// through it, so the edits appear in the editor. nil means the disk.
+	Editor Editor
+}
+
+// Editor is a client that reads and writes text files for the file tools
+// (ACP fs/read_text_file and fs/write_text_file). Paths are absolute.
+type Editor interface {
+	ReadTextFile(ctx context.Context, abs string) (string, error)
+	WriteTextFile(ctx context.Context, abs, content string) error
 }
 
 // apply writes c and tells o.Changed.
@@ -134,6 +147,22 @@ func (o FileOptions) Resolve(path string) (string, error) {
 		path = filepath.Join(o.Dir, path)
 	}
 	return filepath.Abs(path)
+}
+
+// pathsOf is the file a file-tool call names, absolute: its location in
+// an editor. Arguments that do not decode name none.
+func (o FileOptions) pathsOf(args json.RawMessage) []string {
+	var a struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(args, &a) != nil || a.Path == "" {
+		return nil
+	}
+	abs, err := o.Resolve(a.Path)
+	if err != nil {
+		return nil
+	}
+	return []string{abs}
 }
 
 // textFile is a file as the file tools see it.

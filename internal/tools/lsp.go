@@ -36,6 +36,13 @@ func NewLSP(m *lsp.Manager) *Tool {
 		Schema:      MustSchema(lspSchema),
 		SchemaText:  lspSchema,
 		Kind:        KindRead,
+		Paths: func(args json.RawMessage) []string {
+			r, err := decodeLSPArgs(args)
+			if err != nil || r.Path == "" {
+				return nil
+			}
+			return []string{m.Abs(r.Path)}
+		},
 		Mutates: func(args json.RawMessage) bool {
 			r, err := decodeLSPArgs(args)
 			return err == nil && r.Mutates()

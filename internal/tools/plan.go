@@ -45,7 +45,8 @@ func (c FileChange) planned(o FileOptions) Planned {
 			}
 		}
 	}
-	return Planned{Preview: c.Report, Apply: func(context.Context) string {
+	diff := &Diff{Path: c.AbsPath, Old: c.Old, New: c.New, Existed: c.Existed}
+	return Planned{Preview: c.Report, Diff: diff, Apply: func(context.Context) string {
 		if err := o.apply(c); err != nil {
 			return err.Error()
 		}

@@ -34,6 +34,7 @@ func NewReadFile(o FileOptions) *Tool {
 		Schema:      MustSchema(readFileSchema),
 		SchemaText:  readFileSchema,
 		Kind:        KindRead,
+		Paths:       o.pathsOf,
 		Summary: func(args json.RawMessage) string {
 			var a readArgs
 			if err := json.Unmarshal(args, &a); err != nil || a.Path == "" {

@@ -56,6 +56,9 @@ type Tool struct {
 	// Summary is the one-line description of a call for the terminal
 	// (`🛠️ bash: <summary>`). nil means the raw arguments.
 	Summary func(args json.RawMessage) string
+	// Paths, when set, gives the files one call reads or changes, as
+	// absolute paths: the locations an editor shows (ACP). nil means none.
+	Paths func(args json.RawMessage) []string
 	// Run runs one call. The arguments are a JSON object that has already
 	// been repaired and checked against Schema's required keys.
 	Run func(ctx context.Context, args json.RawMessage) string
@@ -78,6 +81,17 @@ type Planned struct {
 	Preview string
 	// Apply carries the plan out and returns the output.
 	Apply func(ctx context.Context) string
+	// Diff is the planned change of one file as whole texts, for an
+	// editor's diff view (ACP); nil when the plan is no file change.
+	Diff *Diff
+}
+
+// Diff is one file's change as whole texts.
+type Diff struct {
+	Path    string // absolute
+	Old     string // "" for a new file (Existed false)
+	New     string
+	Existed bool
 }
 
 // Definition is the tool as the model sees it. The schema's own text rides
@@ -96,6 +110,14 @@ func (t *Tool) SummaryOf(args json.RawMessage) string {
 		return t.Summary(args)
 	}
 	return string(args)
+}
+
+// PathsOf is the files one call reads or changes (absolute), or nil.
+func (t *Tool) PathsOf(args json.RawMessage) []string {
+	if t.Paths == nil {
+		return nil
+	}
+	return t.Paths(args)
 }
 
 // KindFor is the kind of one call.

@@ -29,6 +29,7 @@ func NewWriteFile(o FileOptions) *Tool {
 		Schema:      MustSchema(writeFileSchema),
 		SchemaText:  writeFileSchema,
 		Kind:        KindEdit,
+		Paths:       o.pathsOf,
 		Mutates:     func(json.RawMessage) bool { return true },
 		Summary: func(args json.RawMessage) string {
 			var a writeArgs
