@@ -50,6 +50,7 @@ func (c FileChange) planned(o FileOptions) Planned {
 		if err := o.apply(c); err != nil {
 			return err.Error()
 		}
+		diff.Applied = true
 		return c.Report
 	}}
 }

@@ -92,6 +92,9 @@ type Diff struct {
 	Old     string // "" for a new file (Existed false)
 	New     string
 	Existed bool
+	// Applied is set once the change is written (a write refused because
+	// the file changed meanwhile leaves it false).
+	Applied bool
 }
 
 // Definition is the tool as the model sees it. The schema's own text rides
