@@ -3,6 +3,7 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -102,5 +103,20 @@ func TestACPPromptBlocksAndClose(t *testing.T) {
 	m = c.response(c.prompt(sid, "hi"))
 	if m.Error == nil || !strings.Contains(m.Error.Message, sid) {
 		t.Errorf("a prompt after session/close: %s", m.Raw)
+	}
+}
+
+// A relative skillsDir sits beside the configuration file in ACP mode,
+// wherever the editor starts mm and whatever the session's cwd.
+func TestACPSkillsBesideConfig(t *testing.T) {
+	conf, launch, work := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, filepath.Join(conf, "skills", "deploy.md"), "---\nname: deploy\ndescription: Use when deploying.\n---\nbody\n")
+	cfg := writeConfig(t, conf, "provider: llamacpp\nskillsDir: skills\n")
+	c := startACP(t, launch, llmtest.New(t), nil, "-c", cfg)
+	c.initialize()
+	c.newSession(work)
+	waitFor(t, "the session banner", func() bool { return strings.Contains(c.stderr.String(), "· tools: ") })
+	if s := c.stderr.String(); !strings.Contains(s, "read_skill") || !strings.Contains(s, "skills: deploy") {
+		t.Errorf("the skills beside the configuration are not found:\n%s", s)
 	}
 }
