@@ -51,7 +51,7 @@ func NewReadFile(o FileOptions) *Tool {
 			return a.Path
 		},
 		Run: func(ctx context.Context, args json.RawMessage) string {
-			return runCancellable(ctx, func() string { return ReadFile(o, args) })
+			return runCancellable(ctx, func() string { return readFile(ctx, o, args) })
 		},
 	}
 }
@@ -60,6 +60,12 @@ func NewReadFile(o FileOptions) *Tool {
 // o.MaxOutput. The final line break is kept only when the end of the file
 // is shown, so the model can tell a cut range from the whole file.
 func ReadFile(o FileOptions, args json.RawMessage) string {
+	return readFile(context.Background(), o, args)
+}
+
+// readFile is ReadFile with the context that bounds the editor's read
+// (FileOptions.Editor).
+func readFile(ctx context.Context, o FileOptions, args json.RawMessage) string {
 	var a readArgs
 	if err := json.Unmarshal(args, &a); err != nil {
 		return fileArgError("read_file", err)
@@ -67,7 +73,7 @@ func ReadFile(o FileOptions, args json.RawMessage) string {
 	if a.Path == "" {
 		return "[error: read_file needs a path]"
 	}
-	tf, failure := loadText(o, a.Path, " — read_file reads text files only")
+	tf, failure := loadText(ctx, o, a.Path, " — read_file reads text files only")
 	if failure != "" {
 		return failure
 	}
