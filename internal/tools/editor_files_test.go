@@ -17,11 +17,11 @@ import (
 // a file it was asked for; writes change the buffers only, so a test sees
 // that mm left the disk alone.
 type fakeEditor struct {
-	mu      sync.Mutex
-	buffers map[string]string
-	reads   []string
-	writes  []string // absolute paths, in order
-	readErr error
+	mu       sync.Mutex
+	buffers  map[string]string
+	reads    []string
+	writes   []string // absolute paths, in order
+	readErr  error
 	writeErr error // fails every write
 	block    bool  // every call waits for its context to end
 }
