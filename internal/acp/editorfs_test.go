@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,9 @@ func efsConnect(t *testing.T, client acpsdk.Client) (*acpsdk.AgentSideConnection
 	toClientR, toClientW := io.Pipe()
 	agent := acpsdk.NewAgentSideConnection(efsAgent{}, toClientW, toAgentR)
 	cs := acpsdk.NewClientSideConnection(client, toAgentW, toClientR)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	agent.SetLogger(quiet)
+	cs.SetLogger(quiet)
 	hangUp := func() {
 		toAgentW.Close()
 		toClientW.Close()

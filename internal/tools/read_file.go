@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -147,4 +148,20 @@ func numberLines(s string, start, end int) string {
 		n++
 	}
 	return b.String()
+}
+
+// ReadText is a file's whole text the way read_file loads it, for a
+// facade that puts a file in the model's context (an ACP resource link):
+// through the editor when there is one, and with the same refusals
+// (binary, not UTF-8, too large, not a regular file, missing), whose
+// text, without the path, is the error.
+func (o FileOptions) ReadText(ctx context.Context, abs string) (string, error) {
+	tf, failure := loadText(ctx, o, abs, "")
+	if failure == "" && !tf.exists {
+		failure = abs + " does not exist"
+	}
+	if failure != "" {
+		return "", errors.New(strings.TrimPrefix(failure, abs+" "))
+	}
+	return tf.content, nil
 }
