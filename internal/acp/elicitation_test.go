@@ -124,3 +124,47 @@ func TestDecodeElicitationRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The same over the SDK's agent-side connection, as the facade has it:
+// SendElicitation and ElicitationOutput put the session back.
+func TestSendElicitationThroughTheAgentSideConnection(t *testing.T) {
+	toAgentR, toAgentW := io.Pipe()
+	toClientR, toClientW := io.Pipe()
+	t.Cleanup(func() {
+		toAgentW.Close()
+		toClientW.Close()
+	})
+	raw := make(chan json.RawMessage, 1)
+	client := acpsdk.NewConnection(func(_ context.Context, method string, params json.RawMessage) (any, *acpsdk.RequestError) {
+		raw <- append(json.RawMessage(nil), params...)
+		return acpsdk.UnstableCreateElicitationResponse{Decline: &acpsdk.UnstableCreateElicitationDecline{}}, nil
+	}, toAgentW, toClientR)
+	agent := acpsdk.NewAgentSideConnection(efsAgent{}, ElicitationOutput(toClientW), toAgentR)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	client.SetLogger(quiet)
+	agent.SetLogger(quiet)
+
+	resp, err := SendElicitation(context.Background(), agent, ElicitationRequest{
+		SessionId: "sess-9",
+		Meta:      map[string]any{"trace": "x"},
+		Message:   "Go on?",
+		RequestedSchema: acpsdk.UnstableElicitationSchema{
+			Type:       acpsdk.UnstableElicitationSchemaTypeObject,
+			Properties: map[string]any{"ok": map[string]any{"type": "boolean"}},
+		},
+	})
+	if err != nil || resp.Decline == nil {
+		t.Fatalf("answer %+v, %v", resp, err)
+	}
+	params := <-raw
+	r, err := DecodeElicitation(params)
+	if err != nil || r.SessionId != "sess-9" || r.ToolCallId != nil || r.Message != "Go on?" {
+		t.Fatalf("client received %+v (%v) from %s", r, err, params)
+	}
+	if strings.Contains(string(params), scopeKey) || r.Meta["trace"] != "x" {
+		t.Fatalf("_meta = %v: the scope key must go, the caller's keys stay", r.Meta)
+	}
+	if err := validateElicitation(t, params); err != nil {
+		t.Fatalf("sent params against the unstable schema: %v", err)
+	}
+}
