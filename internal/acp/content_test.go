@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -119,12 +121,19 @@ func TestPromptTextRefusesImageAndAudio(t *testing.T) {
 func TestPromptTextWithTheFileToolsReader(t *testing.T) {
 	dir := t.TempDir()
 	o := tools.FileOptions{Dir: dir}
-	blocks := []acpsdk.ContentBlock{acpsdk.ResourceLinkBlock("x", "file://"+dir+"/missing.txt")}
+	if err := os.WriteFile(filepath.Join(dir, "a.bin"), []byte("\x7fELF\x00\x01"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blocks := []acpsdk.ContentBlock{
+		acpsdk.ResourceLinkBlock("x", "file://"+dir+"/missing.txt"),
+		acpsdk.ResourceLinkBlock("a.bin", "file://"+dir+"/a.bin"),
+	}
 	got, err := PromptText(context.Background(), blocks, 100, o.ReadText)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := dir + "/missing.txt\n\n" + dir + "/missing.txt: not included (does not exist)"; got != want {
+	if want := dir + "/missing.txt " + dir + "/a.bin\n\n" + dir + "/missing.txt: not included (does not exist)\n\n" +
+		dir + "/a.bin: not included (is a binary file (it contains NUL bytes))"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
