@@ -47,9 +47,9 @@ func NewEditFile(o FileOptions) *Tool {
 			return s + ")"
 		},
 		Run: func(ctx context.Context, args json.RawMessage) string {
-			return planned(planFileCall(o, args, PlanEdit), ctx)
+			return planned(planFileCall(ctx, o, args, planEditChange), ctx)
 		},
-		Plan: func(args json.RawMessage) Planned { return planFileCall(o, args, PlanEdit) },
+		Plan: func(args json.RawMessage) Planned { return planFileCall(context.Background(), o, args, planEditChange) },
 	}
 }
 
@@ -89,11 +89,15 @@ type editPlan struct {
 // change (whole old and new content, header and diff) or the text of the
 // refusal. Run writes exactly the change PlanEdit returns.
 func PlanEdit(o FileOptions, args json.RawMessage) (FileChange, string) {
-	c, _, failure := planEdit(o, args)
+	return planEditChange(context.Background(), o, args)
+}
+
+func planEditChange(ctx context.Context, o FileOptions, args json.RawMessage) (FileChange, string) {
+	c, _, failure := planEdit(ctx, o, args)
 	return c, failure
 }
 
-func planEdit(o FileOptions, args json.RawMessage) (FileChange, *editPlan, string) {
+func planEdit(ctx context.Context, o FileOptions, args json.RawMessage) (FileChange, *editPlan, string) {
 	a, err := decodeEditArgs(args)
 	if err != nil {
 		return FileChange{}, nil, fileArgError("edit_file", err)
@@ -104,7 +108,7 @@ func planEdit(o FileOptions, args json.RawMessage) (FileChange, *editPlan, strin
 	if len(a.Edits) == 0 {
 		return FileChange{}, nil, `[error: edit_file needs edits: [{"old": "<exact text>", "new": "<replacement>"}]]`
 	}
-	tf, failure := loadText(o, a.Path, " — edit_file edits UTF-8 text only")
+	tf, failure := loadText(ctx, o, a.Path, " — edit_file edits UTF-8 text only")
 	if failure != "" {
 		return FileChange{}, nil, failure
 	}
@@ -116,14 +120,8 @@ func planEdit(o FileOptions, args json.RawMessage) (FileChange, *editPlan, strin
 	if failure != "" {
 		return FileChange{}, nil, failure
 	}
-	c := FileChange{
-		Path:    a.Path,
-		AbsPath: tf.abs,
-		Old:     tf.content,
-		New:     norm.denormalize(plan.result),
-		Existed: true,
-		DryRun:  a.DryRun,
-	}
+	c := tf.change(a.Path)
+	c.New, c.DryRun = norm.denormalize(plan.result), a.DryRun
 	c.Report = plan.report(a.Path, a.DryRun, o.MaxOutput)
 	return c, plan, ""
 }

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"mm/internal/atomicfile"
@@ -43,8 +44,8 @@ type Editor interface {
 }
 
 // apply writes c and tells o.Changed.
-func (o FileOptions) apply(c FileChange) error {
-	if err := c.Apply(); err != nil {
+func (o FileOptions) apply(ctx context.Context, c FileChange) error {
+	if err := c.apply(ctx); err != nil {
 		return err
 	}
 	if o.Changed != nil {
@@ -73,6 +74,12 @@ type FileChange struct {
 	Existed bool
 	DryRun  bool   // edit_file's dry_run: the report is given, nothing is written
 	Report  string // what the model reads once the change is made: header and diff
+
+	// editor, when set, is where Old was read and where New is written
+	// (FileOptions.Editor); onDisk says whether the file existed on disk
+	// too (a buffer the editor holds for a path not on disk has none).
+	editor Editor
+	onDisk bool
 }
 
 // Unchanged reports whether writing the change would leave the file as it is.
@@ -87,8 +94,16 @@ func (c FileChange) Unchanged() bool {
 // or whose owner the replacement would change, is refused
 // (atomicfile.CheckReplace). The write itself is atomic: a temporary file
 // in the same directory, synced, then renamed over the original, which
-// keeps its mode. The error's text is for the model.
+// keeps its mode. The error's text is for the model. A change planned
+// from an editor's buffer is written through the editor (applyEditor).
 func (c FileChange) Apply() error {
+	return c.apply(context.Background())
+}
+
+func (c FileChange) apply(ctx context.Context) error {
+	if c.editor != nil {
+		return c.applyEditor(ctx)
+	}
 	info, err := os.Stat(c.AbsPath)
 	switch {
 	case err == nil && !c.Existed:
@@ -171,6 +186,13 @@ type textFile struct {
 	exists  bool
 	info    os.FileInfo
 	content string
+	editor  Editor // content came from this editor's buffer
+	onDisk  bool   // the file exists on disk (info is set)
+}
+
+// change is the start of a FileChange to this file.
+func (tf textFile) change(path string) FileChange {
+	return FileChange{Path: path, AbsPath: tf.abs, Old: tf.content, Existed: tf.exists, editor: tf.editor, onDisk: tf.onDisk}
 }
 
 // notExistText is the reference's text for a missing file; edit_file uses
@@ -184,7 +206,10 @@ func notExistText(path string) string {
 // under MaxFileSize is, with a text that says what the file is and, through
 // refuse, what the tool will not do with it (" — read_file shows text
 // only").
-func loadText(o FileOptions, path, refuse string) (tf textFile, failure string) {
+//
+// With an editor (o.Editor), the disk is checked first, the same way, and
+// the text is then the editor's buffer (loadFromEditor).
+func loadText(ctx context.Context, o FileOptions, path, refuse string) (tf textFile, failure string) {
 	abs, err := o.Resolve(path)
 	if err != nil {
 		return tf, fmt.Sprintf("cannot resolve %s: %v", path, err)
@@ -197,6 +222,9 @@ func loadText(o FileOptions, path, refuse string) (tf textFile, failure string) 
 		if li, lerr := os.Lstat(abs); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
 			target, _ := os.Readlink(abs)
 			return tf, fmt.Sprintf("%s is a symbolic link to %s, which does not exist", path, target)
+		}
+		if o.Editor != nil {
+			return loadFromEditor(ctx, o.Editor, tf, path, refuse)
 		}
 		return tf, ""
 	}
@@ -224,14 +252,121 @@ func loadText(o FileOptions, path, refuse string) (tf textFile, failure string) 
 	if err != nil {
 		return tf, fmt.Sprintf("cannot read %s: %v", path, pathErr(err))
 	}
-	if strings.IndexByte(string(data[:min(len(data), binarySniff)]), 0) >= 0 {
-		return tf, path + " is a binary file (it contains NUL bytes)" + refuse
+	content := string(data)
+	if failure := textFailure(path, content, refuse); failure != "" {
+		return tf, failure
 	}
-	if !utf8.Valid(data) {
-		return tf, path + " is not UTF-8 text" + refuse
+	tf.exists, tf.info, tf.content, tf.onDisk = true, info, content, true
+	if o.Editor != nil {
+		return loadFromEditor(ctx, o.Editor, tf, path, refuse)
 	}
-	tf.exists, tf.info, tf.content = true, info, string(data)
 	return tf, ""
+}
+
+// textFailure is the refusal of content that is not text, or "".
+func textFailure(path, content, refuse string) string {
+	if strings.IndexByte(content[:min(len(content), binarySniff)], 0) >= 0 {
+		return path + " is a binary file (it contains NUL bytes)" + refuse
+	}
+	if !utf8.ValidString(content) {
+		return path + " is not UTF-8 text" + refuse
+	}
+	return ""
+}
+
+// EditorTimeout bounds each call to an editor (FileOptions.Editor). A
+// planned write reads the buffer before any context exists (Tool.Plan
+// takes none), and an editor answers from memory at once: the bound only
+// keeps a client that never answers from holding the turn forever.
+var EditorTimeout = 10 * time.Second
+
+// loadFromEditor replaces what the disk said of tf by the editor's buffer:
+// unsaved changes are what the model must see and edit. The disk's checks
+// have passed; the buffer gets the same ones. A file missing on disk but
+// held by the editor (a new buffer not saved yet, a file deleted under an
+// open buffer) exists with the buffer's text; a failed read, or an empty
+// buffer, of a file missing on disk means no file, as on disk (an editor
+// may answer "" for a path it does not hold).
+func loadFromEditor(ctx context.Context, e Editor, tf textFile, path, refuse string) (textFile, string) {
+	tf.editor = e // a new file too is written through the editor
+	text, err := editorRead(ctx, e, tf.abs)
+	if !tf.onDisk {
+		if err != nil || text == "" {
+			return tf, ""
+		}
+	} else if err != nil {
+		return tf, fmt.Sprintf("cannot read %s: %v", path, err)
+	}
+	if len(text) > MaxFileSize {
+		return tf, fmt.Sprintf("%s is too large (%d bytes in the editor; the file tools stop at %d MiB)", path, len(text), MaxFileSize>>20)
+	}
+	if failure := textFailure(path, text, refuse); failure != "" {
+		return tf, failure
+	}
+	tf.exists, tf.content = true, text
+	return tf, ""
+}
+
+// editorRead and editorWrite call the editor within EditorTimeout, and
+// turn a timeout into a text the model can act on.
+func editorRead(ctx context.Context, e Editor, abs string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, EditorTimeout)
+	defer cancel()
+	text, err := e.ReadTextFile(ctx, abs)
+	return text, editorErr(ctx, err)
+}
+
+func editorWrite(ctx context.Context, e Editor, abs, content string) error {
+	ctx, cancel := context.WithTimeout(ctx, EditorTimeout)
+	defer cancel()
+	return editorErr(ctx, e.WriteTextFile(ctx, abs, content))
+}
+
+func editorErr(ctx context.Context, err error) error {
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("the editor did not answer within %v", EditorTimeout)
+	}
+	return err
+}
+
+// applyEditor is Apply for a change planned from an editor's buffer: the
+// disk's refusals first (a file created or deleted meanwhile, one mm may
+// not replace), then the buffer is read again and must still hold Old
+// (or, for a new file, still hold nothing), then New is written through
+// the editor, which shows it and saves it. The disk itself is not
+// written: two writers of one file would race.
+func (c FileChange) applyEditor(ctx context.Context) error {
+	info, err := os.Stat(c.AbsPath)
+	switch {
+	case err == nil && !c.Existed:
+		return fmt.Errorf("%s was created by someone else meanwhile — nothing written; read it first", c.Path)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot write %s: %v", c.Path, pathErr(err))
+	case err != nil && c.onDisk:
+		return fmt.Errorf("%s was deleted meanwhile — nothing written", c.Path)
+	case err == nil:
+		if err := atomicfile.CheckReplace(c.AbsPath, info); err != nil {
+			return refusal(c.Path, err)
+		}
+	}
+	cur, err := editorRead(ctx, c.editor, c.AbsPath)
+	switch {
+	case c.Existed && err != nil:
+		return fmt.Errorf("cannot read %s again before writing: %v", c.Path, err)
+	case c.Existed && cur != c.Old:
+		return fmt.Errorf("%s changed in the editor since it was read — nothing written; read it again", c.Path)
+	case !c.Existed && err == nil && cur != "":
+		return fmt.Errorf("%s was created by someone else meanwhile — nothing written; read it first", c.Path)
+	case !c.Existed:
+		// An editor may not create missing directories; write_file does.
+		if err := os.MkdirAll(filepath.Dir(c.AbsPath), 0o777); err != nil {
+			return fmt.Errorf("cannot create the directory of %s: %v", c.Path, pathErr(err))
+		}
+	}
+	if err := editorWrite(ctx, c.editor, c.AbsPath, c.New); err != nil {
+		return fmt.Errorf("cannot write %s: %v", c.Path, err)
+	}
+	return nil
 }
 
 // fileArgError is the text for arguments that do not decode.

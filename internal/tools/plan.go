@@ -18,9 +18,12 @@ func planned(p Planned, ctx context.Context) string {
 
 // planFileCall is a write_file or edit_file call as a plan: its refusal
 // or "nothing to write" decided at once, else the diff to show and the
-// write to do.
-func planFileCall(o FileOptions, args json.RawMessage, plan func(FileOptions, json.RawMessage) (FileChange, string)) Planned {
-	c, failure := plan(o, args)
+// write to do. ctx bounds the editor's read (FileOptions.Editor): Run's
+// context, or context.Background for Tool.Plan, which has none (each
+// editor call is bounded by EditorTimeout anyway, and the write itself
+// runs under Apply's context).
+func planFileCall(ctx context.Context, o FileOptions, args json.RawMessage, plan func(context.Context, FileOptions, json.RawMessage) (FileChange, string)) Planned {
+	c, failure := plan(ctx, o, args)
 	if failure != "" {
 		return Planned{Done: failure}
 	}
@@ -46,8 +49,8 @@ func (c FileChange) planned(o FileOptions) Planned {
 		}
 	}
 	diff := &Diff{Path: c.AbsPath, Old: c.Old, New: c.New, Existed: c.Existed}
-	return Planned{Preview: c.Report, Diff: diff, Apply: func(context.Context) string {
-		if err := o.apply(c); err != nil {
+	return Planned{Preview: c.Report, Diff: diff, Apply: func(ctx context.Context) string {
+		if err := o.apply(ctx, c); err != nil {
 			return err.Error()
 		}
 		diff.Applied = true

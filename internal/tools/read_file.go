@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ func NewReadFile(o FileOptions) *Tool {
 			return a.Path
 		},
 		Run: func(ctx context.Context, args json.RawMessage) string {
-			return runCancellable(ctx, func() string { return ReadFile(o, args) })
+			return runCancellable(ctx, func() string { return readFile(ctx, o, args) })
 		},
 	}
 }
@@ -60,6 +61,12 @@ func NewReadFile(o FileOptions) *Tool {
 // o.MaxOutput. The final line break is kept only when the end of the file
 // is shown, so the model can tell a cut range from the whole file.
 func ReadFile(o FileOptions, args json.RawMessage) string {
+	return readFile(context.Background(), o, args)
+}
+
+// readFile is ReadFile with the context that bounds the editor's read
+// (FileOptions.Editor).
+func readFile(ctx context.Context, o FileOptions, args json.RawMessage) string {
 	var a readArgs
 	if err := json.Unmarshal(args, &a); err != nil {
 		return fileArgError("read_file", err)
@@ -67,7 +74,7 @@ func ReadFile(o FileOptions, args json.RawMessage) string {
 	if a.Path == "" {
 		return "[error: read_file needs a path]"
 	}
-	tf, failure := loadText(o, a.Path, " — read_file reads text files only")
+	tf, failure := loadText(ctx, o, a.Path, " — read_file reads text files only")
 	if failure != "" {
 		return failure
 	}
@@ -141,4 +148,20 @@ func numberLines(s string, start, end int) string {
 		n++
 	}
 	return b.String()
+}
+
+// ReadText is a file's whole text the way read_file loads it, for a
+// facade that puts a file in the model's context (an ACP resource link):
+// through the editor when there is one, and with the same refusals
+// (binary, not UTF-8, too large, not a regular file, missing), whose
+// text, without the path, is the error.
+func (o FileOptions) ReadText(ctx context.Context, abs string) (string, error) {
+	tf, failure := loadText(ctx, o, abs, "")
+	if failure == "" && !tf.exists {
+		failure = abs + " does not exist"
+	}
+	if failure != "" {
+		return "", errors.New(strings.TrimPrefix(failure, abs+" "))
+	}
+	return tf.content, nil
 }

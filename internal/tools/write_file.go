@@ -39,9 +39,9 @@ func NewWriteFile(o FileOptions) *Tool {
 			return a.Path
 		},
 		Run: func(ctx context.Context, args json.RawMessage) string {
-			return planned(planFileCall(o, args, PlanWrite), ctx)
+			return planned(planFileCall(ctx, o, args, planWrite), ctx)
 		},
-		Plan: func(args json.RawMessage) Planned { return planFileCall(o, args, PlanWrite) },
+		Plan: func(args json.RawMessage) Planned { return planFileCall(context.Background(), o, args, planWrite) },
 	}
 }
 
@@ -53,6 +53,10 @@ func NewWriteFile(o FileOptions) *Tool {
 // writes "\n" whatever the file uses, and a file whose every line changed
 // its ending would be a diff of the whole file for nothing.
 func PlanWrite(o FileOptions, args json.RawMessage) (FileChange, string) {
+	return planWrite(context.Background(), o, args)
+}
+
+func planWrite(ctx context.Context, o FileOptions, args json.RawMessage) (FileChange, string) {
 	var a writeArgs
 	if err := json.Unmarshal(args, &a); err != nil {
 		return FileChange{}, fileArgError("write_file", err)
@@ -63,11 +67,12 @@ func PlanWrite(o FileOptions, args json.RawMessage) (FileChange, string) {
 	if a.Content == nil {
 		return FileChange{}, `[error: write_file needs content: the whole text of the file ("" for an empty file)]`
 	}
-	tf, failure := loadText(o, a.Path, " — write_file will not overwrite it")
+	tf, failure := loadText(ctx, o, a.Path, " — write_file will not overwrite it")
 	if failure != "" {
 		return FileChange{}, failure
 	}
-	c := FileChange{Path: a.Path, AbsPath: tf.abs, Old: tf.content, New: *a.Content, Existed: tf.exists}
+	c := tf.change(a.Path)
+	c.New = *a.Content
 	var b strings.Builder
 	if !tf.exists {
 		// The reference's output is the header and the diff against the
