@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -155,21 +154,13 @@ func (l *live) prompt(blocks []acpsdk.ContentBlock) (acpsdk.PromptResponse, erro
 	return acpsdk.PromptResponse{}, &acpsdk.RequestError{Code: -32603, Message: msg}
 }
 
-// read is how a prompt's resource link is read: through the editor when
-// it holds the files, else from the disk.
+// read is how a prompt's resource link is read: the way read_file reads
+// (through the editor when it holds the files), with its refusals — a
+// FIFO, a device, a binary or oversized file named by the client is
+// described, never read.
 func (l *live) read(ctx context.Context, abs string) (string, error) {
-	if l.files != nil {
-		return l.files.ReadTextFile(ctx, abs)
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", err
-	}
-	if fi.Size() > tools.MaxFileSize {
-		return "", fmt.Errorf("%s is larger than %d MiB", abs, tools.MaxFileSize>>20)
-	}
-	b, err := os.ReadFile(abs)
-	return string(b), err
+	o := tools.FileOptions{Dir: l.es.Cwd, Editor: l.files}
+	return o.ReadText(ctx, abs)
 }
 
 // afterTurn saves the conversation once a prompt has run, with the
