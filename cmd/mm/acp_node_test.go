@@ -27,23 +27,23 @@ const acpNodeInstall = "mkdir -p .ci/node && printf '*\\n' > .ci/node/.gitignore
 // CI=true a missing node or SDK fails the test, elsewhere it is skipped.
 func acpNodeDir(t *testing.T) (node, dir string) {
 	t.Helper()
-	missing := func(what string) {
+	missing := func(what, install string) {
 		t.Helper()
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s (CI=true: this is a failure; .ci/run installs it)", what)
+			t.Fatalf("%s (CI=true: this is a failure)", what)
 		}
-		t.Skipf("%s; install it from the repository's root with: %s", what, acpNodeInstall)
+		t.Skipf("%s; %s", what, install)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing("node is not on the PATH")
+		missing("node is not on the PATH", "install Node.js (20 or later)")
 	}
 	dir, _ = filepath.Abs(filepath.Join("..", "..", ".ci", "node"))
 	if d := os.Getenv("MM_ACP_NODE_DIR"); d != "" {
 		dir = d
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err != nil {
-		missing("@agentclientprotocol/sdk is not installed in " + dir)
+		missing("@agentclientprotocol/sdk is not installed in "+dir, "install it from the repository's root with: "+acpNodeInstall)
 	}
 	return node, dir
 }

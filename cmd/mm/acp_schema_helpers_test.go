@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,6 +29,76 @@ type acpMessage struct {
 	FromAgent bool
 	Raw       []byte
 }
+
+// acpRecorder records one connection driven from Go: wrap mm's stdout
+// with Agent and its stdin with Client, then validateACPTraffic(t,
+// rec.Messages()). Lines are kept in the order they pass the wrappers.
+type acpRecorder struct {
+	mu   sync.Mutex
+	msgs []acpMessage
+	part [2][]byte // an unfinished line of each direction
+}
+
+func (r *acpRecorder) add(fromAgent bool, b []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := 0
+	if fromAgent {
+		i = 1
+	}
+	r.part[i] = append(r.part[i], b...)
+	for {
+		n := bytes.IndexByte(r.part[i], '\n')
+		if n < 0 {
+			return
+		}
+		if line := bytes.TrimSpace(r.part[i][:n]); len(line) > 0 {
+			r.msgs = append(r.msgs, acpMessage{FromAgent: fromAgent, Raw: append([]byte(nil), line...)})
+		}
+		r.part[i] = r.part[i][n+1:]
+	}
+}
+
+// Messages is what passed so far, an unfinished last line included.
+func (r *acpRecorder) Messages() []acpMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := append([]acpMessage(nil), r.msgs...)
+	for i, p := range r.part {
+		if line := bytes.TrimSpace(p); len(line) > 0 {
+			out = append(out, acpMessage{FromAgent: i == 1, Raw: append([]byte(nil), line...)})
+		}
+	}
+	return out
+}
+
+type acpTapReader struct {
+	r   io.Reader
+	rec *acpRecorder
+}
+
+func (t acpTapReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.rec.add(true, p[:n])
+	return n, err
+}
+
+type acpTapWriter struct {
+	w   io.Writer
+	rec *acpRecorder
+}
+
+func (t acpTapWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	t.rec.add(false, p[:n])
+	return n, err
+}
+
+// Agent wraps what mm writes (its stdout, read by the test).
+func (r *acpRecorder) Agent(rd io.Reader) io.Reader { return acpTapReader{rd, r} }
+
+// Client wraps what the test writes to mm (its stdin).
+func (r *acpRecorder) Client(w io.Writer) io.Writer { return acpTapWriter{w, r} }
 
 // validateACPTraffic reports, as test errors, every message of one
 // connection (in wire order) that the ACP schema or JSON-RPC 2.0 rejects.

@@ -6,8 +6,11 @@ package main_test
 // would look the same as one that works.
 
 import (
+	"bytes"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func acpValidatorT(t *testing.T) *acpValidator {
@@ -141,5 +144,26 @@ func TestACPSchemaRejectsBadMessages(t *testing.T) {
 				t.Errorf("a good line was blamed:\n%s", all)
 			}
 		})
+	}
+}
+
+// The recorder for Go-driven connections cuts lines the way the wire does,
+// however the writes and reads fall, and keeps their order.
+func TestACPRecorderCutsLines(t *testing.T) {
+	var rec acpRecorder
+	var sink bytes.Buffer
+	w := rec.Client(&sink)
+	io.WriteString(w, `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`+"\n")
+	r := rec.Agent(iotest.OneByteReader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}` + "\n\n" + `{"jsonrpc":"2.0","method":"_x"}`)))
+	io.ReadAll(r)
+	got := rec.Messages()
+	if len(got) != 3 || got[0].FromAgent || !got[1].FromAgent || !got[2].FromAgent || string(got[2].Raw) != `{"jsonrpc":"2.0","method":"_x"}` {
+		t.Fatalf("%+v", got)
+	}
+	if sink.Len() == 0 {
+		t.Error("the writer did not pass the bytes on")
+	}
+	if p := acpValidatorT(t).violations(got); len(p) > 0 {
+		t.Errorf("%s", strings.Join(p, "\n"))
 	}
 }
