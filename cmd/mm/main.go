@@ -33,6 +33,7 @@ Usage:
   mm [flags]               interactive line mode in the current directory
   mm -p "prompt" [flags]   answer one prompt and exit (text piped on stdin is appended)
   mm fetch URL [-o FILE]   print a web page as Markdown (mm fetch -help for its flags)
+  mm -acp [flags]          be an Agent Client Protocol agent on stdio, for an editor (docs/acp.md)
 
 Flags:
   -p PROMPT                answer this prompt: the answer on stdout, activity on stderr; without
@@ -44,6 +45,7 @@ Flags:
   -c PATH, -config PATH    configuration file (default: ./agent.yaml, else ~/.config/mm/agent.yaml, else built-in defaults)
   -continue                go on with the latest saved conversation (sessions.enabled)
   -resume ID               go on with the saved conversation ID (/sessions lists them)
+  -acp                     speak the Agent Client Protocol on stdin/stdout (an editor drives mm)
   -tui                     full-screen mode (not available yet: mm falls back to line mode)
   -version                 print the version and exit
   -h, -help                print this help and exit
@@ -78,6 +80,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	tui := fs.Bool("tui", false, "full-screen mode")
 	resume := fs.String("resume", "", "go on with this saved conversation")
 	cont := fs.Bool("continue", false, "go on with the latest saved conversation")
+	acpMode := fs.Bool("acp", false, "speak the Agent Client Protocol on stdio")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -94,6 +97,14 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	promptSet := set["p"]
+	if *acpMode {
+		for _, name := range []string{"p", "json", "no-stdin", "resume", "continue"} {
+			if set[name] {
+				fmt.Fprintf(stderr, "mm: -%s does not go with -acp (run mm -help for the flags)\n", name)
+				return oneshot.ExitUsage
+			}
+		}
+	}
 	for _, name := range []string{"json", "no-stdin"} {
 		if set[name] && !promptSet {
 			fmt.Fprintf(stderr, "mm: -%s goes with -p (run mm -help for the flags)\n", name)
@@ -152,6 +163,9 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 			warnFirst(ce.Warnings)
 		}
 		return fail(oneshot.ExitConfig, termsafe.Text(err.Error()))
+	}
+	if *acpMode {
+		return runACP(cfg, stdin, stdout, stderr)
 	}
 	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
 	if (set["resume"] || *cont) && !cfg.Sessions.Enabled {

@@ -26,7 +26,21 @@ import (
 // StopError ends a turn that mm stopped itself: watchdog, max turns,
 // max_tokens, loop detector, runaway tool call. The command-line facades
 // exit with code 4 on it.
-type StopError struct{ Msg string }
+type StopError struct {
+	Msg string
+	// Reason tells the two limits apart (ACP answers them with stop
+	// reasons of their own); "" for the other stops.
+	Reason StopReason
+}
+
+// StopReason is why a StopError stopped the turn, when it was a limit.
+type StopReason string
+
+// The limits a turn can reach.
+const (
+	StopMaxTurns  StopReason = "maxTurns"   // the model used all maxTurns model calls
+	StopMaxTokens StopReason = "max_tokens" // a tool call was cut by max_tokens once too often
+)
 
 func (e *StopError) Error() string { return "[error: " + e.Msg + "]" }
 
@@ -199,7 +213,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	cutCalls := 0
 	for {
 		if res.ModelCalls >= a.opts.MaxTurns {
-			err := &StopError{Msg: fmt.Sprintf("the model used all %d turns (maxTurns) without finishing — ask again to let it go on, or raise maxTurns", a.opts.MaxTurns)}
+			err := &StopError{Reason: StopMaxTurns, Msg: fmt.Sprintf("the model used all %d turns (maxTurns) without finishing — ask again to let it go on, or raise maxTurns", a.opts.MaxTurns)}
 			a.interrupted("", err)
 			return res, err
 		}
@@ -233,7 +247,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 			cutCalls++
 			a.history = append(a.history, modelMessage(resp.Message, text, nil))
 			if cutCalls > maxTokensRetries {
-				return res, &StopError{Msg: fmt.Sprintf("the model hit max_tokens (%d) while writing a tool call", a.opts.MaxTokens)}
+				return res, &StopError{Reason: StopMaxTokens, Msg: fmt.Sprintf("the model hit max_tokens (%d) while writing a tool call", a.opts.MaxTokens)}
 			}
 			name := cutName(resp.Message, reply.Rejections)
 			ui.Notice(fmt.Sprintf("the %s call was cut at max_tokens (%d) and not run; asking the model to proceed in smaller pieces", name, a.opts.MaxTokens))

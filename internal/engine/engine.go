@@ -284,19 +284,38 @@ func (e *Engine) ContextWindow(ctx context.Context) int {
 // context window, tools, skills, the configuration file and the project
 // instructions in use, and the trace directory when tracing is on.
 func (e *Engine) Banner(ctx context.Context) string {
+	trace := ""
+	if e.Client.Trace != nil {
+		trace = e.Client.Trace.AbsDir()
+	}
+	return e.banner(ctx, e.Tools, e.Skills, e.Instructions, trace)
+}
+
+// SessionBanner is the banner of one session (ACP logs it once per
+// session): its tools, skills and instructions, and the trace directory
+// of its cwd.
+func (e *Engine) SessionBanner(ctx context.Context, s *Session) string {
+	trace := ""
+	if e.Client.Trace != nil {
+		trace = e.Client.Trace.AbsDirFor(llm.WithWorkDir(ctx, s.Cwd))
+	}
+	return e.banner(ctx, s.Tools, s.Skills, s.Instructions, trace)
+}
+
+func (e *Engine) banner(ctx context.Context, reg *tools.Registry, found []skills.Skill, instr project.Instructions, trace string) string {
 	window := "context ?"
 	if n := e.ContextWindow(ctx); n > 0 {
 		window = fmt.Sprintf("context %s", humanTokens(n))
 	}
-	tools := strings.Join(e.Tools.Names(), ", ")
+	tools := strings.Join(reg.Names(), ", ")
 	if tools == "" {
 		tools = "no tools"
 	}
 	// A password in the base URL is masked: the banner is on screen.
 	line := fmt.Sprintf("mm %s · %s @ %s (%s) · %s · tools: %s", version.String(), e.Config.Model, e.Provider.Name, llm.RedactURL(e.Endpoint.BaseURL), window, tools)
-	if len(e.Skills) > 0 {
+	if len(found) > 0 {
 		var names []string
-		for _, s := range e.Skills {
+		for _, s := range found {
 			names = append(names, s.Name)
 		}
 		if list := strings.Join(names, ", "); len(list) <= 80 {
@@ -310,11 +329,11 @@ func (e *Engine) Banner(ctx context.Context) string {
 	if e.Config.Path != "" {
 		line += " · config: " + e.Config.Path
 	}
-	if e.Instructions.Shown != "" {
-		line += " · instructions: " + e.Instructions.Shown
+	if instr.Shown != "" {
+		line += " · instructions: " + instr.Shown
 	}
-	if e.Client.Trace != nil {
-		line += " | trace: " + filepath.Clean(e.Client.Trace.AbsDir())
+	if trace != "" {
+		line += " | trace: " + filepath.Clean(trace)
 	}
 	return line
 }

@@ -1,0 +1,216 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"mm/internal/agent"
+	"mm/internal/engine"
+	"mm/internal/llm"
+	"mm/internal/session"
+	"mm/internal/termsafe"
+	"mm/internal/tools"
+)
+
+// live is one ACP session: its engine session and, with sessions on, its
+// stored conversation.
+type live struct {
+	id    acpsdk.SessionId
+	srv   *server
+	es    *engine.Session
+	files tools.Editor // the client's fs/*, nil for the disk
+
+	store  *session.Store // nil when sessions are off
+	stored *session.Session
+	// saveFailed is set once a failed save was reported.
+	saveFailed bool
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // the running turn's; nil while idle
+	idle   chan struct{}      // closed when the running turn ends
+}
+
+// begin marks the session busy and returns the turn's context, derived
+// from the connection's (never from the SDK's request context: the SDK
+// cancels that one when another prompt of the session arrives).
+func (l *live) begin() (context.Context, func(), error) {
+	s := l.srv
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return nil, nil, &acpsdk.RequestError{Code: -32603, Message: "mm is shutting down"}
+	}
+	l.mu.Lock()
+	if l.cancel != nil {
+		l.mu.Unlock()
+		s.mu.Unlock()
+		return nil, nil, &acpsdk.RequestError{Code: -32603, Message: fmt.Sprintf("session %s is already running a prompt: wait for its answer, or cancel it (session/cancel)", l.id)}
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	l.cancel = cancel
+	idle := make(chan struct{})
+	l.idle = idle
+	l.mu.Unlock()
+	s.turns.Add(1)
+	s.mu.Unlock()
+	return llm.WithWorkDir(ctx, l.es.Cwd), func() {
+		l.mu.Lock()
+		l.cancel = nil
+		l.mu.Unlock()
+		cancel()
+		close(idle)
+		s.turns.Done()
+	}, nil
+}
+
+func (l *live) running() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cancel != nil
+}
+
+// stop cancels the running turn.
+func (l *live) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cancel != nil {
+		l.cancel()
+	}
+}
+
+// waitIdle waits for the running turn to end, at most d.
+func (l *live) waitIdle(d time.Duration) {
+	l.mu.Lock()
+	idle := l.idle
+	running := l.cancel != nil
+	l.mu.Unlock()
+	if !running {
+		return
+	}
+	select {
+	case <-idle:
+	case <-time.After(d):
+	}
+}
+
+// update sends one session/update. It is never tied to the turn's
+// context: what a cancelled turn still reports (its calls' last status)
+// reaches the client before the answer.
+func (l *live) update(u acpsdk.SessionUpdate) {
+	if err := l.srv.conn.SessionUpdate(context.Background(), acpsdk.SessionNotification{SessionId: l.id, Update: u}); err != nil {
+		l.srv.log.line(fmt.Sprintf("session %s: cannot send an update: %v", l.id, err))
+	}
+}
+
+// notice is a line about something mm did: on stderr, and as a thought
+// so that the user sees it.
+func (l *live) notice(msg string) {
+	l.srv.log.line(fmt.Sprintf("session %s: %s", l.id, msg))
+	l.update(acpsdk.UpdateAgentThoughtText(termsafe.Text("· " + msg + "\n")))
+}
+
+// prompt runs one prompt: a slash command, or a question to the agent.
+func (l *live) prompt(blocks []acpsdk.ContentBlock) (acpsdk.PromptResponse, error) {
+	ctx, done, err := l.begin()
+	if err != nil {
+		return acpsdk.PromptResponse{}, err
+	}
+	defer done()
+	if name, ok := slashCommand(blocks); ok {
+		return l.command(ctx, name)
+	}
+	question, err := PromptText(ctx, blocks, l.srv.cfg.MaxOutput, l.read)
+	if err != nil {
+		return acpsdk.PromptResponse{}, invalidParams("%v", err)
+	}
+	if strings.TrimSpace(question) == "" {
+		return acpsdk.PromptResponse{}, invalidParams("the prompt is empty")
+	}
+	ui := &turnUI{l: l, yolo: l.srv.cfg.Yolo, thinking: l.srv.cfg.ShowThinking}
+	_, err = l.es.Agent.Ask(ctx, question, ui)
+	l.afterTurn(err)
+	var stop *agent.StopError
+	switch {
+	case err == nil:
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonEndTurn}, nil
+	case errors.Is(err, context.Canceled):
+		// Never an error: the SDK would turn a cancellation into one.
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
+	case errors.As(err, &stop) && stop.Reason == agent.StopMaxTurns:
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonMaxTurnRequests}, nil
+	case errors.As(err, &stop) && stop.Reason == agent.StopMaxTokens:
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonMaxTokens}, nil
+	}
+	// The watchdog, the loop detector, the engine: the text the line
+	// mode shows.
+	msg := termsafe.Text(err.Error())
+	l.srv.log.line(fmt.Sprintf("session %s: %s", l.id, msg))
+	return acpsdk.PromptResponse{}, &acpsdk.RequestError{Code: -32603, Message: msg}
+}
+
+// read is how a prompt's resource link is read: through the editor when
+// it holds the files, else from the disk.
+func (l *live) read(ctx context.Context, abs string) (string, error) {
+	if l.files != nil {
+		return l.files.ReadTextFile(ctx, abs)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	if fi.Size() > tools.MaxFileSize {
+		return "", fmt.Errorf("%s is larger than %d MiB", abs, tools.MaxFileSize>>20)
+	}
+	b, err := os.ReadFile(abs)
+	return string(b), err
+}
+
+// afterTurn saves the conversation once a prompt has run, with the
+// turn's error (a stop by mm included; a cancelled turn is no error), as
+// the line mode does.
+func (l *live) afterTurn(err error) {
+	if l.store == nil {
+		return
+	}
+	l.stored.Turns++
+	if err != nil && !errors.Is(err, context.Canceled) {
+		l.stored.AddError(session.WhereGeneration, err.Error(), time.Now())
+	}
+	l.save()
+}
+
+// recordError adds an error to the stored session's errors (written with
+// the next save).
+func (l *live) recordError(where, msg string) {
+	if l.store != nil {
+		l.stored.AddError(where, msg, time.Now())
+	}
+}
+
+// save writes the stored session with the agent's history.
+func (l *live) save() {
+	if l.store == nil {
+		return
+	}
+	s := l.stored
+	msgs, err := session.FromHistory(l.es.Agent.History())
+	if err == nil {
+		s.Messages = msgs
+		s.Updated = time.Now()
+		s.Model = l.srv.cfg.Model
+		err = l.store.Save(s)
+	}
+	if err != nil && !l.saveFailed {
+		l.saveFailed = true
+		l.notice(fmt.Sprintf("[%v — the conversation is not saved]", err))
+	}
+}
+
+func trimBrackets(s string) string { return strings.Trim(s, "[]") }
