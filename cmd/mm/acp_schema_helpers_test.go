@@ -519,6 +519,11 @@ func (v *acpValidator) violations(msgs []acpMessage) []string {
 				open[k] = pending{method, i}
 			}
 		case hasID && (hasResult != hasError):
+			if id == nil && hasError {
+				// JSON-RPC's answer to a line that was no request (a parse
+				// error, an invalid request): it answers nothing open.
+				continue
+			}
 			k := key(!m.FromAgent, id)
 			req, ok := open[k]
 			if !ok {

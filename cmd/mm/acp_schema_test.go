@@ -55,6 +55,8 @@ var acpGood = []string{
 	// An extension method of the client, and mm's error for it.
 	`>{"jsonrpc":"2.0","id":"x","method":"_zed/hello","params":{"a":1}}`,
 	`<{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"Method not found","data":{"method":"_zed/hello"}}}`,
+	// JSON-RPC's answer to a line that was no request has id null.
+	`<{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
 	`>{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"s1","cwd":"/tmp/p","mcpServers":[]}}`,
 	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"write a.txt"}}}}`,
 	`<{"jsonrpc":"2.0","id":3,"result":{}}`,
@@ -113,6 +115,7 @@ func TestACPSchemaRejectsBadMessages(t *testing.T) {
 			[]string{"envelope: at '/error': missing property 'message'"}},
 		{"fractional id", []string{`<{"jsonrpc":"2.0","id":1.5,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/a"}}`}, []string{"envelope: at '/id': got number, want one of null, integer, string"}},
 		{"response to nothing", []string{`<{"jsonrpc":"2.0","id":42,"result":{}}`}, []string{"a response to no open request"}},
+		{"result with id null", []string{`<{"jsonrpc":"2.0","id":null,"result":{}}`}, []string{"a response to no open request"}},
 		{"mm sends a client method", []string{`<{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`},
 			[]string{`"session/prompt" is handled by the agent side: the agent side must not send it`}},
 		{"session/update as a request", []string{`<{"jsonrpc":"2.0","id":5,"method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}`},

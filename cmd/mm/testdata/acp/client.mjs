@@ -308,6 +308,16 @@ async function main() {
     check(rm.title.includes(X.refusedCommand), `the bash call's title ${JSON.stringify(rm.title)} does not show ${X.refusedCommand}`);
     // The write: asked, run, done, and its change travels as a diff of a new file.
     eq(c1.permissions.map((p) => p.call.id), [write.id, rm.id], "the calls permission was asked for");
+    // What the person approves: the write's diff, the command itself.
+    const askedDiff = (c1.permissions[0].params.toolCall.content ?? []).find((c) => c.type === "diff");
+    check(
+      askedDiff && askedDiff.path === file && askedDiff.newText === X.fileContent && askedDiff.oldText == null,
+      `the write's permission request does not show its diff: ${JSON.stringify(c1.permissions[0].params.toolCall)}`,
+    );
+    check(
+      JSON.stringify(c1.permissions[1].params.toolCall).includes(X.refusedCommand),
+      `the bash permission request does not show the command: ${JSON.stringify(c1.permissions[1].params.toolCall)}`,
+    );
     eq(write.statuses.at(-1), "completed", `write_file's last status (all: ${write.statuses})`);
     check(write.statuses.includes("in_progress"), `write_file never went in_progress: ${write.statuses}`);
     eq(write.statuses.filter((s) => s === "completed" || s === "failed").length, 1, `write_file's final statuses (${write.statuses})`);
