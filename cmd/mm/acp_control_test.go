@@ -163,9 +163,7 @@ func TestACPStopReasons(t *testing.T) {
 		if got := chunkText(c.updates(sid, from, -1), "agent_thought_chunk"); !strings.Contains(got, "cut at max_tokens") {
 			t.Errorf("thoughts: %q", got)
 		}
-		if !strings.Contains(c.stderr.String(), "cut at max_tokens") {
-			t.Errorf("stderr:\n%s", c.stderr.String())
-		}
+		waitFor(t, "the notice on stderr", func() bool { return strings.Contains(c.stderr.String(), "cut at max_tokens") })
 	})
 }
 

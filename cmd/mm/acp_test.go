@@ -102,9 +102,7 @@ func TestACPNewSessionChecksCwd(t *testing.T) {
 	// The banner's facts go to stderr, once per session.
 	c.newSession(dir)
 	c.newSession(dir)
-	if n := strings.Count(c.stderr.String(), "· tools: bash"); n != 2 {
-		t.Errorf("%d banners on stderr:\n%s", n, c.stderr.String())
-	}
+	waitFor(t, "two banners on stderr", func() bool { return strings.Count(c.stderr.String(), "· tools: bash") == 2 })
 }
 
 // A prompt streams its reasoning and text, and each call is a tool_call
