@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"mm/internal/llmtest"
 )
@@ -43,6 +44,13 @@ func TestOneShotSessions(t *testing.T) {
 	// A latest session that does not load is refused, nothing is asked.
 	bad := filepath.Join(dir, ".mm", "sessions", "29991231-235959-abcdef.json")
 	os.WriteFile(bad, []byte("{broken"), 0o600)
+	// A file's time comes from the kernel's coarse clock, which can lag
+	// the time the last save wrote into its session by a few ms: date the
+	// broken file clearly after it.
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(bad, later, later); err != nil {
+		t.Fatal(err)
+	}
 	n := len(srv.ChatRequests())
 	r = mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-continue", "-p", "third")
 	if r.code != 2 || !strings.Contains(r.stderr, "[resume failed:") || len(srv.ChatRequests()) != n {
