@@ -458,6 +458,7 @@ func TestLSPInREPL(t *testing.T) {
 	s.expect("🔎 lsp: definition main.go Greet")
 	s.expect("greet/greet.go:9:19 func (g *Greeter) Greet(name string) string {")
 	s.expect("🔎 1 lsp call(s)")
+	s.expect("› ")
 	s.send("\x04")
 	if err := s.exit(); err != nil {
 		t.Errorf("exit: %v", err)

@@ -227,6 +227,7 @@ func TestHistoryRefusesLinks(t *testing.T) {
 			s.expect("is a symbolic link")
 			s.ask("a question for the history")
 			s.expect("fine")
+			s.expect("› ") // the turn is over: Ctrl-D quits at the prompt
 			s.send("\x04")
 			s.exit()
 			if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
@@ -242,6 +243,7 @@ func TestHistoryRefusesLinks(t *testing.T) {
 	s := startREPL(t, dir, srv, nil)
 	s.ask("remember me")
 	s.expect("fine")
+	s.expect("› ")
 	s.send("\x04")
 	s.exit()
 	for name, want := range map[string]os.FileMode{".mm": 0o700, ".mm/history": 0o600} {
