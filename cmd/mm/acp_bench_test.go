@@ -186,6 +186,28 @@ func pushReadTurns(srv *llmtest.Server) {
 	srv.Push(llmtest.Turn{Text: "All done."})
 }
 
+// settled is the chat requests from the n-th on once the server has
+// stamped the end of each: mm may read a response's last bytes (and
+// answer the prompt) before the server's handler has returned.
+func settled(b *testing.B, srv *llmtest.Server, n int) []llmtest.Request {
+	b.Helper()
+	deadline := time.Now().Add(acpWait)
+	for {
+		reqs := srv.ChatRequests()[n:]
+		done := true
+		for _, r := range reqs {
+			done = done && !r.Done.IsZero()
+		}
+		if done {
+			return reqs
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("the server did not finish its answers within %s", acpWait)
+		}
+		time.Sleep(100 * time.Microsecond) // a poll of the event, not a pace
+	}
+}
+
 // gapsOf sums the gaps between the end of one response and the next
 // request: mm's own time a turn (recovery, the tool, the history, the
 // request), the way BenchmarkTenTurnRun measures -p.
@@ -238,7 +260,7 @@ func BenchmarkACPTurn(b *testing.B) {
 		if !strings.Contains(string(res), `"end_turn"`) {
 			b.Fatalf("prompt answer %s", res)
 		}
-		reqs := srv.ChatRequests()[n:]
+		reqs := settled(b, srv, n)
 		g, k := gapsOf(b, reqs)
 		gaps += g
 		turns += k
@@ -272,7 +294,7 @@ func BenchmarkPrintTurn(b *testing.B) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, out)
 		}
-		g, k := gapsOf(b, srv.ChatRequests()[n:])
+		g, k := gapsOf(b, settled(b, srv, n))
 		gaps += g
 		turns += k
 	}
