@@ -197,7 +197,7 @@ func TestACPUnknownSessionAndMethod(t *testing.T) {
 	if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message, `"nope-123"`) {
 		t.Errorf("unknown session: %s", m.Raw)
 	}
-	m = c.call("session/fly", map[string]any{})
+	m = c.callBad("session/fly", map[string]any{})
 	if m.Error == nil || m.Error.Code != -32601 {
 		t.Errorf("unknown method: %s", m.Raw)
 	}
@@ -213,7 +213,7 @@ func TestACPBadInput(t *testing.T) {
 	dir := t.TempDir()
 	srv := llmtest.New(t)
 	c := startACP(t, dir, srv, nil)
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize",`)
+	c.sendRaw(`{"jsonrpc":"2.0","id":1,"method":"initialize",`, true)
 	_, m := c.waitFrom(0, "a parse error", func(m acpMsg) bool { return m.Error != nil })
 	if m.Error.Code != -32700 || string(m.ID) != "null" {
 		t.Errorf("malformed line: %s", m.Raw)
@@ -221,20 +221,20 @@ func TestACPBadInput(t *testing.T) {
 	c.initialize()
 	for _, line := range []string{`[1,2]`, `"hello"`, `{"jsonrpc":"2.0"}`} {
 		from := c.mark()
-		c.send(line)
+		c.sendRaw(line, true)
 		_, m := c.waitFrom(from, "an error for "+line, func(m acpMsg) bool { return m.Error != nil })
 		if m.Error.Code != -32600 {
 			t.Errorf("%s: %s", line, m.Raw)
 		}
 	}
-	m = c.call("session/new", map[string]any{"cwd": dir}) // no mcpServers
+	m = c.callBad("session/new", map[string]any{"cwd": dir}) // no mcpServers
 	if m.Error == nil || m.Error.Code != -32602 {
 		t.Errorf("bad params: %s", m.Raw)
 	}
 	// A line over the SDK's 10 MiB limit is answered and dropped.
 	from := c.mark()
 	huge := `{"jsonrpc":"2.0","id":77,"method":"session/prompt","params":{"sessionId":"x","prompt":[{"type":"text","text":"` + strings.Repeat("a", 11<<20) + `"}]}}`
-	c.send(huge)
+	c.sendRaw(huge, true)
 	_, m = c.waitFrom(from, "an error for the huge line", func(m acpMsg) bool { return m.Error != nil })
 	if m.Error.Code != -32600 || string(m.ID) != "77" {
 		t.Errorf("huge line: %s", m.Raw)

@@ -1,8 +1,9 @@
 package main_test
 
 // A line-based JSON-RPC client for mm -acp: it writes raw lines (so a
-// test can send what no SDK would) and records every line both ways, so
-// that a validator can check them all.
+// test can send what no SDK would) and records every line both ways; when
+// the test ends, every line is checked against the ACP schema
+// (validateACPTraffic), but for the bad input a test sends on purpose.
 
 import (
 	"bufio"
@@ -10,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -26,6 +28,9 @@ const acpWait = 30 * time.Second
 type acpLine struct {
 	FromAgent bool
 	Raw       []byte
+	// Bad marks a line a test sent as bad input on purpose: the schema
+	// check leaves it, and mm's answer to it, out.
+	Bad bool
 }
 
 // acpMsg is one message mm sent.
@@ -77,6 +82,7 @@ type acpClient struct {
 	nextID  int
 	exited  chan struct{}
 	exitErr error
+	read1   chan struct{} // closed when stdout has been read to its end
 }
 
 // startACP starts mm -acp in dir against srv (when given).
@@ -89,7 +95,7 @@ func startACP(t *testing.T, dir string, srv *llmtest.Server, env []string, args 
 		cmd.Env = append(cmd.Env, "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
 	}
 	cmd.Env = append(cmd.Env, env...)
-	c := &acpClient{t: t, cmd: cmd, stderr: &lockedBuffer{}, notify: make(chan struct{}), exited: make(chan struct{})}
+	c := &acpClient{t: t, cmd: cmd, stderr: &lockedBuffer{}, notify: make(chan struct{}), exited: make(chan struct{}), read1: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -105,6 +111,13 @@ func startACP(t *testing.T, dir string, srv *llmtest.Server, env []string, args 
 	}
 	go c.read(stdout)
 	go func() {
+		// Wait closes stdout: read it to its end first, so that no last
+		// line is lost (the ceiling only guards against a child that
+		// kept mm's stdout open, itself a fault the check reports).
+		select {
+		case <-c.read1:
+		case <-time.After(acpWait):
+		}
 		err := cmd.Wait()
 		c.mu.Lock()
 		c.exitErr = err
@@ -123,12 +136,14 @@ func startACP(t *testing.T, dir string, srv *llmtest.Server, env []string, args 
 		if s := c.stderr.String(); strings.Contains(s, "panic:") || strings.Contains(s, "goroutine ") || strings.Contains(s, "DATA RACE") {
 			t.Errorf("mm panicked:\n%s", s)
 		}
+		c.checkSchema()
 	})
 	return c
 }
 
 // read records mm's stdout: every line must be a JSON-RPC message.
 func (c *acpClient) read(r io.Reader) {
+	defer close(c.read1)
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
 		line, err := br.ReadBytes('\n')
@@ -163,8 +178,14 @@ func (c *acpClient) read(r io.Reader) {
 // send writes one raw line.
 func (c *acpClient) send(raw string) {
 	c.t.Helper()
+	c.sendRaw(raw, false)
+}
+
+// sendRaw writes one raw line; bad marks it as bad input on purpose.
+func (c *acpClient) sendRaw(raw string, bad bool) {
+	c.t.Helper()
 	c.mu.Lock()
-	c.lines = append(c.lines, acpLine{Raw: []byte(raw)})
+	c.lines = append(c.lines, acpLine{Raw: []byte(raw), Bad: bad})
 	c.mu.Unlock()
 	if _, err := io.WriteString(c.stdin, raw+"\n"); err != nil {
 		c.t.Fatalf("writing to mm: %v", err)
@@ -183,11 +204,23 @@ func mustJSON(t *testing.T, v any) string {
 // request sends a request and returns its id.
 func (c *acpClient) request(method string, params any) int {
 	c.t.Helper()
+	return c.requestRaw(method, params, false)
+}
+
+// callBad sends a request the schema rejects on purpose (an unknown
+// method, params without a required field) and waits for its answer.
+func (c *acpClient) callBad(method string, params any) acpMsg {
+	c.t.Helper()
+	return c.response(c.requestRaw(method, params, true))
+}
+
+func (c *acpClient) requestRaw(method string, params any, bad bool) int {
+	c.t.Helper()
 	c.mu.Lock()
 	c.nextID++
 	id := c.nextID
 	c.mu.Unlock()
-	c.send(mustJSON(c.t, map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+	c.sendRaw(mustJSON(c.t, map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}), bad)
 	return id
 }
 
@@ -393,4 +426,51 @@ func ofCall(us []map[string]any, id string) []map[string]any {
 		}
 	}
 	return out
+}
+
+// conformant is the traffic the schema check sees: every line but the bad
+// input sent on purpose and mm's answer to each bad request (the first
+// response after it with its id; a line with no readable id is answered
+// with id null, which the check already pairs with nothing).
+func conformant(lines []acpLine) []acpMessage {
+	var out []acpMessage
+	badIDs := map[string]int{} // id → bad requests still unanswered
+	for _, l := range lines {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+		}
+		json.Unmarshal(l.Raw, &m)
+		id := string(bytes.TrimSpace(m.ID))
+		switch {
+		case l.Bad:
+			if !l.FromAgent && id != "" && id != "null" {
+				badIDs[id]++
+			}
+			continue
+		case l.FromAgent && m.Method == nil && badIDs[id] > 0:
+			badIDs[id]--
+			continue
+		}
+		out = append(out, acpMessage{FromAgent: l.FromAgent, Raw: l.Raw})
+	}
+	return out
+}
+
+// checkSchema validates the connection's traffic against the ACP schema
+// (see acp_schema_helpers_test.go), at the end of the test.
+func (c *acpClient) checkSchema() {
+	c.t.Helper()
+	v, err := loadACPSchema()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			c.t.Errorf("ACP schema: %v", err)
+		} else {
+			c.t.Logf("ACP schema not checked: %v", err)
+		}
+		return
+	}
+	for _, p := range v.violations(conformant(c.Lines())) {
+		c.t.Errorf("ACP schema: %s", p)
+	}
 }

@@ -10,8 +10,8 @@ import (
 	"mm/internal/llmtest"
 )
 
-// summaries of the updates: "kind:text" for chunks, "tool_call:id:title",
-// "tool_call_update:id:status".
+// summaries of the updates: "kind:text" for chunks,
+// "tool_call:id:title:kind:status", "tool_call_update:id:status:text".
 func summarize(us []map[string]any) []string {
 	var out []string
 	for _, u := range us {
@@ -21,7 +21,7 @@ func summarize(us []map[string]any) []string {
 			c, _ := u["content"].(map[string]any)
 			out = append(out, fmt.Sprintf("%s:%v", k, c["text"]))
 		case "tool_call":
-			out = append(out, fmt.Sprintf("tool_call:%v:%v:%v", u["toolCallId"], u["title"], u["kind"]))
+			out = append(out, fmt.Sprintf("tool_call:%v:%v:%v:%v", u["toolCallId"], u["title"], u["kind"], u["status"]))
 		case "tool_call_update":
 			out = append(out, fmt.Sprintf("tool_call_update:%v:%v:%s", u["toolCallId"], u["status"], contentText(u)))
 		default:
@@ -69,7 +69,9 @@ func TestACPLoadReplaysAndContinues(t *testing.T) {
 		"user_message_chunk:list files",
 		"agent_thought_chunk:Thinking.",
 		"agent_message_chunk:Looking.",
-		"tool_call:r1:Run `echo one`:execute",
+		// A replayed call did not run again: it is announced pending (not
+		// in_progress), then closed with its stored result.
+		"tool_call:r1:Run `echo one`:execute:pending",
 		"tool_call_update:r1:completed:one\n",
 		"agent_message_chunk:Found one.",
 		"available_commands_update",

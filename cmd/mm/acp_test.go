@@ -95,7 +95,7 @@ func TestACPNewSessionChecksCwd(t *testing.T) {
 			t.Errorf("cwd %q: %s", cwd, m.Raw)
 		}
 	}
-	m := c.call("session/new", map[string]any{"cwd": 5, "mcpServers": []any{}})
+	m := c.callBad("session/new", map[string]any{"cwd": 5, "mcpServers": []any{}})
 	if m.Error == nil || m.Error.Code != -32602 {
 		t.Errorf("cwd 5: %s", m.Raw)
 	}

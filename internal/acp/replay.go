@@ -58,7 +58,8 @@ func (s *server) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (ac
 // live: the user's text, the model's reasoning and text, each call and
 // its result, with the same titles, kinds and locations as live calls.
 // mm's own notes (a cut call handed back, an interruption) are the
-// history's too, and show as they are.
+// history's too, and show as they are. Each call is a tool_call pending,
+// then one tool_call_update completed or failed: never in_progress.
 func (l *live) replay(s *session.Session) {
 	calls := map[string]*agent.Call{}
 	for _, m := range s.Messages {
@@ -77,7 +78,9 @@ func (l *live) replay(s *session.Session) {
 			case p.Type == "toolRequest":
 				c := l.callOf(p)
 				calls[p.Ref] = c
-				l.update(startUpdate(c, acpsdk.ToolCallStatusInProgress))
+				// Nothing runs now, and a refused call never ran: pending
+				// ("not started") until its stored result closes it.
+				l.update(startUpdate(c, acpsdk.ToolCallStatusPending))
 			case p.Type == "toolResponse":
 				c := calls[p.Ref]
 				if c == nil {
