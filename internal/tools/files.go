@@ -104,14 +104,9 @@ func (c FileChange) apply(ctx context.Context) error {
 	if c.editor != nil {
 		return c.applyEditor(ctx)
 	}
-	info, err := os.Stat(c.AbsPath)
-	switch {
-	case err == nil && !c.Existed:
-		return fmt.Errorf("%s was created by someone else meanwhile — nothing written; read it first", c.Path)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("cannot write %s: %v", c.Path, pathErr(err))
-	case err != nil && c.Existed:
-		return fmt.Errorf("%s was deleted meanwhile — nothing written", c.Path)
+	info, err := c.stillAsPlanned(c.Existed)
+	if err != nil {
+		return err
 	}
 	if c.Existed {
 		if err := atomicfile.CheckReplace(c.AbsPath, info); err != nil {
@@ -329,6 +324,24 @@ func editorErr(ctx context.Context, err error) error {
 	return err
 }
 
+// stillAsPlanned checks the disk before a write: a file created since the
+// plan (of a new file) or deleted since (onDisk: the plan saw it there) is
+// refused. It returns the file's info, nil when there is no file.
+func (c FileChange) stillAsPlanned(onDisk bool) (os.FileInfo, error) {
+	info, err := os.Stat(c.AbsPath)
+	switch {
+	case err == nil && !c.Existed:
+		return nil, fmt.Errorf("%s was created by someone else meanwhile — nothing written; read it first", c.Path)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("cannot write %s: %v", c.Path, pathErr(err))
+	case err != nil && onDisk:
+		return nil, fmt.Errorf("%s was deleted meanwhile — nothing written", c.Path)
+	case err != nil:
+		return nil, nil
+	}
+	return info, nil
+}
+
 // applyEditor is Apply for a change planned from an editor's buffer: the
 // disk's refusals first (a file created or deleted meanwhile, one mm may
 // not replace), then the buffer is read again and must still hold Old
@@ -336,15 +349,11 @@ func editorErr(ctx context.Context, err error) error {
 // the editor, which shows it and saves it. The disk itself is not
 // written: two writers of one file would race.
 func (c FileChange) applyEditor(ctx context.Context) error {
-	info, err := os.Stat(c.AbsPath)
-	switch {
-	case err == nil && !c.Existed:
-		return fmt.Errorf("%s was created by someone else meanwhile — nothing written; read it first", c.Path)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("cannot write %s: %v", c.Path, pathErr(err))
-	case err != nil && c.onDisk:
-		return fmt.Errorf("%s was deleted meanwhile — nothing written", c.Path)
-	case err == nil:
+	info, err := c.stillAsPlanned(c.onDisk)
+	if err != nil {
+		return err
+	}
+	if info != nil {
 		if err := atomicfile.CheckReplace(c.AbsPath, info); err != nil {
 			return refusal(c.Path, err)
 		}
