@@ -95,8 +95,12 @@ func failed(c *agent.Call) bool {
 // call has nothing else).
 func failedOutput(out string) bool {
 	first, _, _ := strings.Cut(out, "\n")
+	// bash says a kill (a cancel, its timeout, its output cap) on the
+	// last line, after what the command printed.
+	last := out[strings.LastIndexByte(out, '\n')+1:]
 	return strings.HasPrefix(out, "[error") || strings.HasPrefix(out, "[not run") ||
-		strings.HasPrefix(out, "[engine error") ||
+		strings.HasPrefix(out, "[engine error") || strings.HasPrefix(out, "[fetch_content: error ") ||
+		(strings.HasPrefix(last, "[error: ") && strings.HasSuffix(last, "]")) ||
 		(strings.HasPrefix(first, "[") && strings.HasSuffix(first, " rejected by the user]"))
 }
 
