@@ -3,6 +3,7 @@ package main_test
 // Faults found by reviewing mm -acp the way an editor meets it.
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,4 +103,94 @@ func processRunning(cmdline string) bool {
 		}
 	}
 	return false
+}
+
+// An editor keys its tool call entries by toolCallId, and the model
+// writes the ids: one that reuses an id (call_1 at every turn, twice in
+// one reply) or writes anything there still gets one entry per call, and
+// the permission request and updates of a call name its entry.
+func TestACPToolCallIDsAreUnique(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{
+			{ID: "call_1", Name: "bash", Arguments: `{"command":"echo a"}`},
+			{ID: "call_1", Name: "bash", Arguments: `{"command":"echo b"}`},
+		}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{ID: "\x1b[31m../x\n", Name: "bash", Arguments: `{"command":"echo c"}`}}},
+		llmtest.Turn{Text: "first"},
+		toolCall("call_1", "bash", `{"command":"echo d"}`),
+		llmtest.Turn{Text: "second"},
+	)
+	cfg := writeConfig(t, dir, "provider: llamacpp\nyolo: false\nsessions:\n  enabled: true\n")
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	from := c.mark()
+	answer := func(id int) {
+		t.Helper()
+		next := c.mark()
+		for {
+			i, m := c.waitFrom(next, "a permission request or the answer", func(m acpMsg) bool {
+				return m.isResponse(id) || m.Method == "session/request_permission"
+			})
+			if m.Method == "" {
+				return
+			}
+			c.respond(m.ID, map[string]any{"outcome": selected("allow_once")})
+			next = i + 1
+		}
+	}
+	answer(c.prompt(sid, "one"))
+	answer(c.prompt(sid, "two"))
+	checkIDs := func(us []map[string]any, requests []map[string]any, want int) {
+		t.Helper()
+		seen, ended := map[string]bool{}, map[string]bool{}
+		for _, u := range us {
+			id, _ := u["toolCallId"].(string)
+			if u["status"] == "completed" || u["status"] == "failed" {
+				ended[id] = true
+			}
+			switch u["sessionUpdate"] {
+			case "tool_call":
+				if seen[id] {
+					t.Errorf("two tool_calls share the id %q", id)
+				}
+				if strings.ContainsAny(id, "\x1b\n/") {
+					t.Errorf("a tool call id with control characters or a slash: %q", id)
+				}
+				seen[id] = true
+			case "tool_call_update":
+				if !seen[id] {
+					t.Errorf("an update of %q, never announced", id)
+				}
+			}
+		}
+		if len(seen) != want || len(ended) != want {
+			t.Errorf("%d tool calls, %d ended, want %d: %v %v", len(seen), len(ended), want, seen, ended)
+		}
+		for _, p := range requests {
+			if tc, _ := p["toolCall"].(map[string]any); !seen[tc["toolCallId"].(string)] {
+				t.Errorf("a permission request for an unknown call: %v", tc["toolCallId"])
+			}
+		}
+	}
+	var requests []map[string]any
+	c.mu.Lock()
+	for _, m := range c.msgs[from:] {
+		if m.Method == "session/request_permission" {
+			var p map[string]any
+			json.Unmarshal(m.Params, &p)
+			requests = append(requests, p)
+		}
+	}
+	c.mu.Unlock()
+	if len(requests) != 4 {
+		t.Errorf("%d permission requests, want 4", len(requests))
+	}
+	checkIDs(c.updates(sid, from, -1), requests, 4)
+	// The same in the replay of session/load.
+	from = c.mark()
+	var res map[string]any
+	c.result(c.call("session/load", map[string]any{"sessionId": sid, "cwd": dir, "mcpServers": []any{}}), &res)
+	checkIDs(c.updates(sid, from, -1), nil, 4)
 }

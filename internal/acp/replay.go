@@ -60,7 +60,10 @@ func (s *server) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (ac
 // mm's own notes (a cut call handed back, an interruption) are the
 // history's too, and show as they are.
 func (l *live) replay(s *session.Session) {
-	calls := map[string]*agent.Call{}
+	defer l.forgetCalls()
+	// A model may give two calls of one reply the same id: each response
+	// goes with the first call of its id still open.
+	calls := map[string][]*agent.Call{}
 	for _, m := range s.Messages {
 		for _, p := range m.Parts {
 			switch {
@@ -76,15 +79,17 @@ func (l *live) replay(s *session.Session) {
 				}
 			case p.Type == "toolRequest":
 				c := l.callOf(p)
-				calls[p.Ref] = c
-				l.update(startUpdate(c, acpsdk.ToolCallStatusInProgress))
+				calls[p.Ref] = append(calls[p.Ref], c)
+				l.update(startUpdate(l.toolCallID(c), c, acpsdk.ToolCallStatusInProgress))
 			case p.Type == "toolResponse":
-				c := calls[p.Ref]
-				if c == nil {
+				open := calls[p.Ref]
+				if len(open) == 0 {
 					continue
 				}
+				c := open[0]
+				calls[p.Ref] = open[1:]
 				c.Output = p.Output
-				l.update(endUpdate(c, !failedOutput(p.Output)))
+				l.update(endUpdate(l.toolCallID(c), c, !failedOutput(p.Output)))
 			}
 		}
 	}
