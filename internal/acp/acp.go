@@ -52,6 +52,7 @@ const stopWait = 10 * time.Second
 func Serve(ctx context.Context, eng *engine.Engine, opts Options) error {
 	out := &lineWriter{w: opts.Out, open: &inflight{}}
 	s := newServer(eng, opts)
+	s.out = out
 	pr, pw := io.Pipe()
 	s.conn = acpsdk.NewAgentSideConnection(s, out, pr)
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(&logWriter{s.log}, &slog.HandlerOptions{Level: slog.LevelWarn})))

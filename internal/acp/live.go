@@ -34,6 +34,66 @@ type live struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc // the running turn's; nil while idle
 	idle   chan struct{}      // closed when the running turn ends
+	// usedIDs are the toolCallIds the editor has seen in this session;
+	// callIDs the ids of this turn's calls.
+	usedIDs map[string]bool
+	callIDs map[*agent.Call]acpsdk.ToolCallId
+}
+
+// toolCallID is the id the editor knows a call by: the model's own when
+// it is a plain token not used before in this session, else a new one.
+// The model writes the ids, and reuses them (call_1 at every turn, twice
+// in one reply); an editor keys its tool call entries by id, so two calls
+// under one id would show as one.
+func (l *live) toolCallID(c *agent.Call) acpsdk.ToolCallId {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if id, ok := l.callIDs[c]; ok {
+		return id
+	}
+	if l.usedIDs == nil {
+		l.usedIDs = map[string]bool{}
+	}
+	if l.callIDs == nil {
+		l.callIDs = map[*agent.Call]acpsdk.ToolCallId{}
+	}
+	id := c.ID
+	if !plainID(id) || l.usedIDs[id] {
+		base := "call"
+		if plainID(id) {
+			base = id
+		}
+		for n := len(l.usedIDs) + 1; ; n++ {
+			if id = fmt.Sprintf("%s-%d", base, n); !l.usedIDs[id] {
+				break
+			}
+		}
+	}
+	l.usedIDs[id] = true
+	l.callIDs[c] = acpsdk.ToolCallId(id)
+	return acpsdk.ToolCallId(id)
+}
+
+// forgetCalls drops the ids of the calls of the turn that ended (the
+// editor keeps them in usedIDs).
+func (l *live) forgetCalls() {
+	l.mu.Lock()
+	l.callIDs = nil
+	l.mu.Unlock()
+}
+
+// plainID reports whether a model's call id can be the editor's as it
+// is: 1 to 64 letters, digits, '-', '_' or '.'.
+func plainID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // begin marks the session busy and returns the turn's context, derived
@@ -122,6 +182,7 @@ func (l *live) prompt(blocks []acpsdk.ContentBlock) (acpsdk.PromptResponse, erro
 		return acpsdk.PromptResponse{}, err
 	}
 	defer done()
+	defer l.forgetCalls()
 	if name, ok := slashCommand(blocks); ok {
 		return l.command(ctx, name)
 	}

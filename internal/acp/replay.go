@@ -61,7 +61,10 @@ func (s *server) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (ac
 // history's too, and show as they are. Each call is a tool_call pending,
 // then one tool_call_update completed or failed: never in_progress.
 func (l *live) replay(s *session.Session) {
-	calls := map[string]*agent.Call{}
+	defer l.forgetCalls()
+	// A model may give two calls of one reply the same id: each response
+	// goes with the first call of its id still open.
+	calls := map[string][]*agent.Call{}
 	for _, m := range s.Messages {
 		for _, p := range m.Parts {
 			switch {
@@ -77,17 +80,19 @@ func (l *live) replay(s *session.Session) {
 				}
 			case p.Type == "toolRequest":
 				c := l.callOf(p)
-				calls[p.Ref] = c
+				calls[p.Ref] = append(calls[p.Ref], c)
 				// Nothing runs now, and a refused call never ran: pending
 				// ("not started") until its stored result closes it.
-				l.update(startUpdate(c, acpsdk.ToolCallStatusPending))
+				l.update(startUpdate(l.toolCallID(c), c, acpsdk.ToolCallStatusPending))
 			case p.Type == "toolResponse":
-				c := calls[p.Ref]
-				if c == nil {
+				open := calls[p.Ref]
+				if len(open) == 0 {
 					continue
 				}
+				c := open[0]
+				calls[p.Ref] = open[1:]
 				c.Output = p.Output
-				l.update(endUpdate(c, !failedOutput(p.Output)))
+				l.update(endUpdate(l.toolCallID(c), c, !failedOutput(p.Output)))
 			}
 		}
 	}

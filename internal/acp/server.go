@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -27,6 +28,7 @@ type server struct {
 	cfg  *config.Config
 	opts Options
 	conn *acpsdk.AgentSideConnection
+	out  *lineWriter
 	log  *logger
 
 	// ctx is the connection's: every turn runs under a context derived
@@ -115,7 +117,10 @@ func (s *server) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acps
 	if err != nil {
 		return acpsdk.NewSessionResponse{}, err
 	}
-	l.commands()
+	// The client learns the id from this answer: an update sent before it
+	// is one the client cannot place (Zed drops it).
+	quoted, _ := json.Marshal(l.id)
+	s.out.afterResponse(append([]byte(`"sessionId":`), quoted...), l.commands)
 	return acpsdk.NewSessionResponse{SessionId: l.id}, nil
 }
 

@@ -95,8 +95,12 @@ func failed(c *agent.Call) bool {
 // call has nothing else).
 func failedOutput(out string) bool {
 	first, _, _ := strings.Cut(out, "\n")
+	// bash says a kill (a cancel, its timeout, its output cap) on the
+	// last line, after what the command printed.
+	last := out[strings.LastIndexByte(out, '\n')+1:]
 	return strings.HasPrefix(out, "[error") || strings.HasPrefix(out, "[not run") ||
-		strings.HasPrefix(out, "[engine error") ||
+		strings.HasPrefix(out, "[engine error") || strings.HasPrefix(out, "[fetch_content: error ") ||
+		(strings.HasPrefix(last, "[error: ") && strings.HasSuffix(last, "]")) ||
 		(strings.HasPrefix(first, "[") && strings.HasSuffix(first, " rejected by the user]"))
 }
 
@@ -115,11 +119,12 @@ func diffContent(d *tools.Diff) acpsdk.ToolCallContent {
 	return acpsdk.ToolDiffContent(termsafe.Text(d.Path), d.New, d.Old)
 }
 
-// startUpdate is the tool_call that announces a call.
-func startUpdate(c *agent.Call, status acpsdk.ToolCallStatus) acpsdk.SessionUpdate {
+// startUpdate is the tool_call that announces a call, known to the
+// editor as id (live.toolCallID).
+func startUpdate(id acpsdk.ToolCallId, c *agent.Call, status acpsdk.ToolCallStatus) acpsdk.SessionUpdate {
 	return acpsdk.SessionUpdate{ToolCall: &acpsdk.SessionUpdateToolCall{
 		SessionUpdate: "tool_call",
-		ToolCallId:    acpsdk.ToolCallId(c.ID),
+		ToolCallId:    id,
 		Title:         title(c),
 		Kind:          kind(c),
 		Status:        status,
@@ -130,7 +135,7 @@ func startUpdate(c *agent.Call, status acpsdk.ToolCallStatus) acpsdk.SessionUpda
 
 // endUpdate is the tool_call_update that closes a call: its status and
 // its output, and the change written for a file tool.
-func endUpdate(c *agent.Call, ok bool) acpsdk.SessionUpdate {
+func endUpdate(id acpsdk.ToolCallId, c *agent.Call, ok bool) acpsdk.SessionUpdate {
 	status := acpsdk.ToolCallStatusCompleted
 	if !ok {
 		status = acpsdk.ToolCallStatusFailed
@@ -141,17 +146,17 @@ func endUpdate(c *agent.Call, ok bool) acpsdk.SessionUpdate {
 	}
 	return acpsdk.SessionUpdate{ToolCallUpdate: &acpsdk.SessionToolCallUpdate{
 		SessionUpdate: "tool_call_update",
-		ToolCallId:    acpsdk.ToolCallId(c.ID),
+		ToolCallId:    id,
 		Status:        &status,
 		Content:       content,
 	}}
 }
 
 // statusUpdate moves a call to status.
-func statusUpdate(id string, status acpsdk.ToolCallStatus) acpsdk.SessionUpdate {
+func statusUpdate(id acpsdk.ToolCallId, status acpsdk.ToolCallStatus) acpsdk.SessionUpdate {
 	return acpsdk.SessionUpdate{ToolCallUpdate: &acpsdk.SessionToolCallUpdate{
 		SessionUpdate: "tool_call_update",
-		ToolCallId:    acpsdk.ToolCallId(id),
+		ToolCallId:    id,
 		Status:        &status,
 	}}
 }

@@ -43,7 +43,7 @@ func (u *turnUI) ToolStart(c *agent.Call) {
 	if u.mayAsk(c) {
 		status = acpsdk.ToolCallStatusPending
 	}
-	u.l.update(startUpdate(c, status))
+	u.l.update(startUpdate(u.l.toolCallID(c), c, status))
 }
 
 // mayAsk reports whether the call may wait for a permission (the agent
@@ -57,7 +57,7 @@ func (u *turnUI) mayAsk(c *agent.Call) bool {
 }
 
 func (u *turnUI) ToolEnd(c *agent.Call) {
-	u.l.update(endUpdate(c, !failed(c)))
+	u.l.update(endUpdate(u.l.toolCallID(c), c, !failed(c)))
 }
 
 // The options of a permission request, the line mode's a/s/r/n.
@@ -87,7 +87,7 @@ func (u *turnUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	req := acpsdk.RequestPermissionRequest{
 		SessionId: u.l.id,
 		ToolCall: acpsdk.ToolCallUpdate{
-			ToolCallId: acpsdk.ToolCallId(c.ID),
+			ToolCallId: u.l.toolCallID(c),
 			Title:      &t,
 			Kind:       &k,
 			Status:     &status,
@@ -121,7 +121,7 @@ func (u *turnUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 		}
 	}
 	if d == agent.AllowOnce || d == agent.AllowSession {
-		u.l.update(statusUpdate(c.ID, acpsdk.ToolCallStatusInProgress))
+		u.l.update(statusUpdate(u.l.toolCallID(c), acpsdk.ToolCallStatusInProgress))
 	}
 	return d
 }

@@ -32,16 +32,43 @@ type lineWriter struct {
 	// open counts the client's requests not answered yet: at the end of
 	// the input, mm answers them all before it exits.
 	open *inflight
+	// after is what runs once a response holding its text is written.
+	after []afterHook
+}
+
+type afterHook struct {
+	match []byte
+	run   func()
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n, err := l.w.Write(p)
-	if l.open != nil && isResponse(p) {
-		l.open.add(-1)
+	if isResponse(p) {
+		if l.open != nil {
+			l.open.add(-1)
+		}
+		kept := l.after[:0]
+		for _, h := range l.after {
+			if bytes.Contains(p, h.match) {
+				go h.run() // it writes through l
+			} else {
+				kept = append(kept, h)
+			}
+		}
+		l.after = kept
 	}
 	return n, err
+}
+
+// afterResponse runs fn once a response whose line holds match has been
+// written: what must reach the client after an answer (a session's first
+// update, once the client knows the session's id).
+func (l *lineWriter) afterResponse(match []byte, fn func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.after = append(l.after, afterHook{match, fn})
 }
 
 // isResponse reports whether a line the SDK writes answers a request:

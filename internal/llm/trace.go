@@ -29,9 +29,10 @@ import (
 // directories are created 0700 through mm/internal/ownfile, never through
 // a symbolic link a cloned repository planted (.mm or .mm/traces as a
 // link), and each file is new (O_EXCL, 0600). The first failure to write
-// (a directory that cannot be created, a disk that is full, a directory
-// removed while mm runs) is reported once and ends tracing for the
-// process: the model calls go on, untraced.
+// to a directory (one that cannot be created, a disk that is full, a
+// directory removed while mm runs) is reported once and ends tracing into
+// that directory: the model calls go on, untraced. Another directory (the
+// cwd of another ACP session) is still traced.
 type Tracer struct {
 	// Dir is the configured directory; a relative one is resolved at each
 	// call against Cwd().
@@ -45,8 +46,15 @@ type Tracer struct {
 	Warn func(string)
 
 	count  atomic.Int64
-	warned sync.Once
-	broken atomic.Bool
+	mu     sync.Mutex
+	broken map[string]bool // the directories that failed
+}
+
+// isBroken reports whether writing to dir failed already.
+func (t *Tracer) isBroken(dir string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.broken[dir]
 }
 
 // workDirKey carries a turn's working directory in its context.
@@ -98,11 +106,14 @@ type traceCall struct {
 // request. It returns nil when tracing is off or broken (after saying so
 // once).
 func (t *Tracer) begin(ctx context.Context, body []byte) *traceCall {
-	if t == nil || t.broken.Load() {
+	if t == nil {
+		return nil
+	}
+	shown := t.AbsDirFor(ctx)
+	if t.isBroken(shown) {
 		return nil
 	}
 	n := t.count.Add(1)
-	shown := t.AbsDirFor(ctx)
 	dir, err := ownfile.Dir(t.baseFor(ctx), t.Dir)
 	if err != nil {
 		t.fail(shown, err)
@@ -133,14 +144,19 @@ func (t *Tracer) begin(ctx context.Context, body []byte) *traceCall {
 	return nil
 }
 
-// fail reports the first failure, once, and turns tracing off.
+// fail reports the first failure of dir, once, and turns tracing into
+// dir off.
 func (t *Tracer) fail(dir string, err error) {
-	t.broken.Store(true)
-	t.warned.Do(func() {
-		if t.Warn != nil {
-			t.Warn(fmt.Sprintf("[trace: cannot write to %s: %s — nothing is traced]", dir, Redact(err.Error())))
-		}
-	})
+	t.mu.Lock()
+	first := !t.broken[dir]
+	if t.broken == nil {
+		t.broken = map[string]bool{}
+	}
+	t.broken[dir] = true
+	t.mu.Unlock()
+	if first && t.Warn != nil {
+		t.Warn(fmt.Sprintf("[trace: cannot write to %s: %s — nothing is traced]", dir, Redact(err.Error())))
+	}
 }
 
 // write creates the file prefix+suffix with data.
@@ -189,7 +205,7 @@ func (s *traceStream) Close() error {
 
 // stream opens the file that receives the SSE bytes as they arrive.
 func (tc *traceCall) stream(status int) *traceStream {
-	if tc == nil || tc.t.broken.Load() {
+	if tc == nil || tc.t.isBroken(tc.dir) {
 		return nil
 	}
 	f, err := ownfile.Create(fmt.Sprintf("%s.response-%d.sse", tc.prefix, status))
@@ -202,7 +218,7 @@ func (tc *traceCall) stream(status int) *traceStream {
 
 // json writes a whole JSON response body, indented when it parses.
 func (tc *traceCall) json(status int, body []byte) {
-	if tc == nil || tc.t.broken.Load() {
+	if tc == nil || tc.t.isBroken(tc.dir) {
 		return
 	}
 	if err := tc.write(fmt.Sprintf(".response-%d.json", status), indent(body)); err != nil {
@@ -212,7 +228,7 @@ func (tc *traceCall) json(status int, body []byte) {
 
 // failure records a call that got no response at all.
 func (tc *traceCall) failure(method, url string, err error) {
-	if tc == nil || tc.t.broken.Load() {
+	if tc == nil || tc.t.isBroken(tc.dir) {
 		return
 	}
 	text := fmt.Appendf(nil, "%s %s\n%s\n", method, RedactURL(url), redactErr(err))
