@@ -85,7 +85,7 @@ func rawInput(c *agent.Call) any {
 // failed reports whether a call that ran must show as failed: refused,
 // an error, not run, or a file change that was not written.
 func failed(c *agent.Call) bool {
-	if c.Refused || (c.Diff != nil && !c.Diff.Applied) {
+	if c.Failed || c.Refused || (c.Diff != nil && !c.Diff.Applied) {
 		return true
 	}
 	return failedOutput(c.Output)

@@ -78,8 +78,12 @@ type Call struct {
 	Paths []string
 
 	// Set when the call has run.
-	Output   string
-	Refused  bool
+	Output  string
+	Refused bool
+	// Failed says the call did not do what it was asked (a refusal by
+	// the user, a plan the tool refused, a checked tool's failure), as
+	// far as the tool tells; the output says why.
+	Failed   bool
 	Duration time.Duration
 }
 
@@ -499,6 +503,7 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 	if t.Plan != nil {
 		plan = t.Plan(c.Args)
 		if plan.Done != "" || plan.Apply == nil {
+			c.Failed = plan.Failed
 			return plan.Done
 		}
 		c.Preview = plan.Preview
@@ -510,11 +515,18 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 			// refused anything.
 			return "[not run: the turn was cancelled]"
 		}
-		c.Refused = true
+		c.Refused, c.Failed = true, true
 		return t.RefusalFor(c.Args)
 	}
 	if plan.Apply != nil {
-		return plan.Apply(ctx)
+		out := plan.Apply(ctx)
+		c.Failed = plan.Diff != nil && !plan.Diff.Applied
+		return out
+	}
+	if t.Checked != nil {
+		out, failed := t.Checked(ctx, c.Args)
+		c.Failed = failed
+		return out
 	}
 	return t.Run(ctx, c.Args)
 }

@@ -25,7 +25,7 @@ func planned(p Planned, ctx context.Context) string {
 func planFileCall(ctx context.Context, o FileOptions, args json.RawMessage, plan func(context.Context, FileOptions, json.RawMessage) (FileChange, string)) Planned {
 	c, failure := plan(ctx, o, args)
 	if failure != "" {
-		return Planned{Done: failure}
+		return Planned{Done: failure, Failed: true}
 	}
 	return c.planned(o)
 }
@@ -44,7 +44,7 @@ func (c FileChange) planned(o FileOptions) Planned {
 		// again).
 		if fi, err := os.Stat(c.AbsPath); err == nil {
 			if err := atomicfile.CheckReplace(c.AbsPath, fi); err != nil {
-				return Planned{Done: refusal(c.Path, err).Error()}
+				return Planned{Done: refusal(c.Path, err).Error(), Failed: true}
 			}
 		}
 	}

@@ -52,7 +52,11 @@ func NewReadFile(o FileOptions) *Tool {
 			return a.Path
 		},
 		Run: func(ctx context.Context, args json.RawMessage) string {
-			return runCancellable(ctx, func() string { return readFile(ctx, o, args) })
+			out, _ := checkedRead(ctx, o, args)
+			return out
+		},
+		Checked: func(ctx context.Context, args json.RawMessage) (string, bool) {
+			return checkedRead(ctx, o, args)
 		},
 	}
 }
@@ -61,29 +65,53 @@ func NewReadFile(o FileOptions) *Tool {
 // o.MaxOutput. The final line break is kept only when the end of the file
 // is shown, so the model can tell a cut range from the whole file.
 func ReadFile(o FileOptions, args json.RawMessage) string {
-	return readFile(context.Background(), o, args)
+	out, _ := readFile(context.Background(), o, args)
+	return out
+}
+
+// checkedRead is read_file's run: stopped by ctx (a read of a slow file
+// system must not hold a cancelled turn), and whether it failed.
+func checkedRead(ctx context.Context, o FileOptions, args json.RawMessage) (string, bool) {
+	if ctx.Err() != nil {
+		return fileCancelled, true
+	}
+	type result struct {
+		out    string
+		failed bool
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, failed := readFile(ctx, o, args)
+		done <- result{out, failed}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.failed
+	case <-ctx.Done():
+		return fileCancelled, true
+	}
 }
 
 // readFile is ReadFile with the context that bounds the editor's read
-// (FileOptions.Editor).
-func readFile(ctx context.Context, o FileOptions, args json.RawMessage) string {
+// (FileOptions.Editor), and whether the call failed (the text says why).
+func readFile(ctx context.Context, o FileOptions, args json.RawMessage) (string, bool) {
 	var a readArgs
 	if err := json.Unmarshal(args, &a); err != nil {
-		return fileArgError("read_file", err)
+		return fileArgError("read_file", err), true
 	}
 	if a.Path == "" {
-		return "[error: read_file needs a path]"
+		return "[error: read_file needs a path]", true
 	}
 	tf, failure := loadText(ctx, o, a.Path, " — read_file reads text files only")
 	if failure != "" {
-		return failure
+		return failure, true
 	}
 	if !tf.exists {
-		return notExistText(a.Path)
+		return notExistText(a.Path), true
 	}
 	text := tf.content
 	if text == "" {
-		return a.Path + " is empty"
+		return a.Path + " is empty", false
 	}
 	total := strings.Count(text, "\n")
 	if !strings.HasSuffix(text, "\n") {
@@ -96,10 +124,10 @@ func readFile(ctx context.Context, o FileOptions, args json.RawMessage) string {
 		end = total
 	}
 	if start > total {
-		return fmt.Sprintf("start %d is past the end of %s (%s)", a.Start, a.Path, countNoun(total, "line"))
+		return fmt.Sprintf("start %d is past the end of %s (%s)", a.Start, a.Path, countNoun(total, "line")), true
 	}
 	if end < start {
-		return fmt.Sprintf("end %d is before start %d (%s has %s)", a.End, a.Start, a.Path, countNoun(total, "line"))
+		return fmt.Sprintf("end %d is before start %d (%s has %s)", a.End, a.Start, a.Path, countNoun(total, "line")), true
 	}
 	from := 0
 	for n := 1; n < start; n++ {
@@ -121,7 +149,7 @@ func readFile(ctx context.Context, o FileOptions, args json.RawMessage) string {
 	if a.Numbered {
 		shown = numberLines(shown, start, end)
 	}
-	return Truncate(shown, o.MaxOutput)
+	return Truncate(shown, o.MaxOutput), false
 }
 
 // numberLines prefixes each line with its number, right-aligned to the

@@ -62,6 +62,11 @@ type Tool struct {
 	// Run runs one call. The arguments are a JSON object that has already
 	// been repaired and checked against Schema's required keys.
 	Run func(ctx context.Context, args json.RawMessage) string
+	// Checked, when set, runs one call like Run and also says whether it
+	// failed (an ordinary failure: the text is still what the model
+	// reads); the agent uses it instead of Run, so that an editor can
+	// show the call failed (ACP). read_file has one.
+	Checked func(ctx context.Context, args json.RawMessage) (output string, failed bool)
 	// Plan, when set, works a call out before anything runs, and the
 	// agent uses it instead of Run: the permission prompt then shows the
 	// planned change, and what runs once allowed is exactly that plan
@@ -76,6 +81,8 @@ type Planned struct {
 	// without changing anything (a refusal, a dry run, nothing to write),
 	// so no permission is asked and Apply is not called.
 	Done string
+	// Failed says Done is a refusal (the call failed), not a report.
+	Failed bool
 	// Preview is what the permission prompt shows under the call (a
 	// diff); "" shows nothing more.
 	Preview string
