@@ -466,7 +466,9 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 			// against a registry changed under it.
 			c.Output = fmt.Sprintf("[error: there is no tool named %s]", shortName(c.Name))
 		} else {
-			c.Output = tools.Truncate(a.run(ctx, t, c, ui), a.opts.MaxOutput)
+			// The tools that ask people or agents reach the facade
+			// through the call's context (tools.FacadeFrom).
+			c.Output = tools.Truncate(a.run(tools.WithFacade(ctx, ui), t, c, ui), a.opts.MaxOutput)
 		}
 		c.Duration = time.Since(start)
 		res.ToolCalls[c.Name]++
