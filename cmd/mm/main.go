@@ -34,6 +34,7 @@ Usage:
   mm -p "prompt" [flags]   answer one prompt and exit (text piped on stdin is appended)
   mm fetch URL [-o FILE]   print a web page as Markdown (mm fetch -help for its flags)
   mm -acp [flags]          be an Agent Client Protocol agent on stdio, for an editor (docs/acp.md)
+  mm --ask NAME "prompt"   ask another mm agent (a mmConfigs name or a config file) and print its answer (docs/ask.md)
 
 Flags:
   -p PROMPT                answer this prompt: the answer on stdout, activity on stderr; without
@@ -81,6 +82,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	resume := fs.String("resume", "", "go on with this saved conversation")
 	cont := fs.Bool("continue", false, "go on with the latest saved conversation")
 	acpMode := fs.Bool("acp", false, "speak the Agent Client Protocol on stdio")
+	askName := fs.String("ask", "", "ask this agent (a mmConfigs name or a config file) the prompt that follows")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -106,7 +108,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		}
 	}
 	for _, name := range []string{"json", "no-stdin"} {
-		if set[name] && !promptSet {
+		if set[name] && !promptSet && !(name == "no-stdin" && set["ask"]) {
 			fmt.Fprintf(stderr, "mm: -%s goes with -p (run mm -help for the flags)\n", name)
 			return oneshot.ExitUsage
 		}
@@ -124,7 +126,11 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		}
 		return code
 	}
-	if fs.NArg() > 0 {
+	if set["ask"] {
+		if msg := askUsage(set, *askName, fs.NArg()); msg != "" {
+			return fail(oneshot.ExitUsage, msg)
+		}
+	} else if fs.NArg() > 0 {
 		return fail(oneshot.ExitUsage, fmt.Sprintf("mm: unexpected argument %q (a prompt goes after -p)", termsafe.Text(fs.Arg(0))))
 	}
 	// Warnings printed before a start that fails: an unknown key often
@@ -167,6 +173,9 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	if *acpMode {
 		return runACP(cfg, stdin, stdout, stderr)
 	}
+	if set["ask"] {
+		return runAsk(cfg, *askName, fs.Arg(0), stdin, *noStdin, stdout, stderr)
+	}
 	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
 	if (set["resume"] || *cont) && !cfg.Sessions.Enabled {
 		return fail(oneshot.ExitUsage, "mm: -resume and -continue need sessions.enabled: true in the configuration")
@@ -182,7 +191,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		if *tui || cfg.TUI {
 			notice = "[the full-screen mode (-tui) is not available yet: line mode]"
 		}
-		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
+		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg)})
 		if err != nil {
 			warnFirst(cfg.Warnings)
 			return oneshot.ExitCode(err, stderr)
@@ -203,7 +212,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	if strings.TrimSpace(question) == "" {
 		return fail(oneshot.ExitUsage, "mm: the prompt is empty")
 	}
-	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn})
+	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg)})
 	if err != nil {
 		warnFirst(cfg.Warnings)
 		return fail(oneshot.Describe(err))

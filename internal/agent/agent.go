@@ -146,6 +146,9 @@ type Agent struct {
 	// compaction is how the history is compressed (compact.go); nil
 	// until SetCompaction.
 	compaction *Compaction
+	// turnStart is the history at the start of the running turn, its
+	// question included: what ask_agent's with_context sends.
+	turnStart []*ai.Message
 }
 
 // New returns an agent with an empty conversation.
@@ -214,6 +217,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	a.autoCompact(ctx, question, ui)
 	before := len(a.history)
 	a.history = append(a.history, ai.NewUserTextMessage(question))
+	a.turnStart = append([]*ai.Message(nil), a.history...)
 	cutCalls := 0
 	for {
 		if res.ModelCalls >= a.opts.MaxTurns {
@@ -468,7 +472,10 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 		} else {
 			// The tools that ask people or agents reach the facade
 			// through the call's context (tools.FacadeFrom).
-			c.Output = tools.Truncate(a.run(tools.WithFacade(ctx, ui), t, c, ui), a.opts.MaxOutput)
+			// ask_agent's with_context reads the history at the start
+			// of the turn (tools.HistoryFrom).
+			tctx := tools.WithHistory(tools.WithFacade(ctx, ui), a.turnStart)
+			c.Output = tools.Truncate(a.run(tctx, t, c, ui), a.opts.MaxOutput)
 		}
 		c.Duration = time.Since(start)
 		res.ToolCalls[c.Name]++

@@ -36,6 +36,9 @@ type Options struct {
 	// Warn prints a one-line warning that comes up while mm runs (a trace
 	// directory that cannot be written).
 	Warn func(string)
+	// Agents asks the agents of mmConfigs (internal/ask's pool): with
+	// it, ask_agent is declared. The engine closes it.
+	Agents tools.AgentAsker
 }
 
 // Engine is a ready agent and what the banner says about it.
@@ -63,6 +66,8 @@ type Engine struct {
 	Instructions project.Instructions
 	// LSP runs the language servers behind the lsp tool; Close stops them.
 	LSP *lsp.Manager
+	// Agents is Options.Agents (nil without mmConfigs); Close stops them.
+	Agents tools.AgentAsker
 
 	// The context window, asked once per model (model.go).
 	windowMu  sync.Mutex
@@ -104,7 +109,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	}
 	g := llm.NewGenkit(ctx)
 	model := llm.DefineModel(g, client)
-	e := &Engine{Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model}
+	e := &Engine{Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Agents: opts.Agents}
 	s := e.NewSession(SessionOptions{Cwd: cwd, SkillsBase: opts.SkillsBase})
 	e.Tools, e.Cwd, e.Root, e.SkillWarnings, e.Skills = s.Tools, s.Cwd, s.Root, s.SkillWarnings, s.Skills
 	e.LSP, e.Warnings, e.Instructions, e.Agent = s.LSP, s.Warnings, s.Instructions, s.Agent
@@ -162,7 +167,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	}
 	s := &Session{Cwd: cwd, Root: project.Root(cwd)}
 	s.LSP, s.Warnings = lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
-	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files}, s.LSP)
+	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents}, s.LSP)
 	if cfg.ProjectInstructions {
 		var w []string
 		s.Instructions, w = project.ReadInstructions(cwd, s.Root)
@@ -200,6 +205,7 @@ func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, fou
 type toolPlace struct {
 	cwd, skillsBase string
 	files           tools.Editor // nil = the disk
+	agents          tools.AgentAsker
 }
 
 // toolsWith is Tools with the language servers of the lsp tool.
@@ -233,6 +239,13 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 	if cfg.FetchContentTool {
 		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
 	}
+	// Last: the tools before it keep their bytes, and the server's
+	// prompt cache its prefix, whether agents are configured or not.
+	if len(cfg.MMConfigs) > 0 {
+		if t := tools.NewAskAgent(tools.AskAgentOptions{Asker: at.agents, Dir: cwd}); t != nil {
+			reg.Add(t)
+		}
+	}
 	return reg, found, warnings
 }
 
@@ -250,9 +263,13 @@ func systemPrompt(cfg *config.Config, instr project.Instructions) string {
 	return prompt
 }
 
-// Close stops what the engine started: the language servers.
+// Close stops what the engine started: the language servers and the
+// asked agents.
 func (e *Engine) Close() {
 	e.LSP.Close()
+	if e.Agents != nil {
+		e.Agents.Close()
+	}
 }
 
 // ContextWindow asks the server for its context size once per model

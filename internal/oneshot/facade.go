@@ -28,6 +28,8 @@ type facade struct {
 	// notices came after the held text: they wait with it, so that stderr
 	// keeps the order in which things happened.
 	notices []string
+	// av shows the asked agents (ask.go).
+	av *agentView
 }
 
 func (f *facade) Text(s string) {
@@ -60,7 +62,10 @@ func (f *facade) ToolStart(c *agent.Call) {
 	f.p.ToolStart(c)
 }
 
-func (f *facade) ToolEnd(c *agent.Call) { f.p.ToolEnd(c) }
+func (f *facade) ToolEnd(c *agent.Call) {
+	f.p.ToolEnd(c)
+	f.askEnded(c)
+}
 
 func (f *facade) Notice(msg string) {
 	f.mu.Lock()

@@ -1,0 +1,259 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"mm/internal/config"
+	"mm/internal/tools"
+)
+
+// cancelWait is how long a cancelled ask waits for the child to answer
+// its prompt (with what it had) before it gives up on it.
+const cancelWait = 5 * time.Second
+
+// call is one ask: a session of a child.
+type call struct {
+	pool   *Pool
+	name   string
+	facade any // the asking turn's facade
+	watch  *watch
+	yolo   bool
+	ctx    context.Context
+
+	mu sync.Mutex
+	// round is the text since the asked agent's last tool call: its
+	// answer, when the turn ends there.
+	round strings.Builder
+	calls map[acpsdk.ToolCallId]*tools.AgentCall
+}
+
+func (c *call) watcher() tools.AgentWatcher {
+	w, _ := c.facade.(tools.AgentWatcher)
+	return w
+}
+
+func (c *call) answer() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strings.TrimSpace(c.round.String())
+}
+
+// run asks prompt in a new session of the child in cwd and waits for the
+// end: the answer, the child's own stop, a cancel, the watchdog, or the
+// child's death.
+func (ch *child) run(ctx context.Context, c *call, cwd, prompt string) tools.AgentReply {
+	c.ctx = ctx
+	name := c.name
+	fail := func(code int, reason string) tools.AgentReply {
+		if a := c.answer(); a != "" {
+			return tools.AgentReply{Text: a + "\n" + stopped(name, reason), Answer: a, Failed: true, Exit: code}
+		}
+		return tools.AgentReply{Text: failed(name, reason), Failed: true, Exit: code}
+	}
+	sctx, cancelSession := context.WithTimeout(context.Background(), startWait)
+	defer cancelSession()
+	sess, err := ch.conn.NewSession(sctx, acpsdk.NewSessionRequest{Cwd: cwd, McpServers: []acpsdk.McpServer{}})
+	if err != nil {
+		if ch.gone() {
+			err = ch.endError(err)
+		}
+		return fail(exitEngine, reasonOf(err))
+	}
+	c.watch.alive()
+	ch.mu.Lock()
+	ch.calls[sess.SessionId] = c
+	ch.mu.Unlock()
+	defer func() {
+		ch.mu.Lock()
+		delete(ch.calls, sess.SessionId)
+		ch.mu.Unlock()
+		// The session is the child's to free; mm does not wait for it.
+		go func() {
+			cctx, cancel := context.WithTimeout(context.Background(), cancelWait)
+			defer cancel()
+			ch.conn.CloseSession(cctx, acpsdk.CloseSessionRequest{SessionId: sess.SessionId})
+		}()
+	}()
+
+	type result struct {
+		resp acpsdk.PromptResponse
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		resp, err := ch.conn.Prompt(context.Background(), acpsdk.PromptRequest{SessionId: sess.SessionId, Prompt: []acpsdk.ContentBlock{acpsdk.TextBlock(prompt)}})
+		got <- result{resp, err}
+	}()
+	var why string // set when mm stopped the ask
+	code := exitOK
+	select {
+	case r := <-got:
+		return ch.ended(c, r.resp, r.err)
+	case <-ctx.Done():
+		why, code = "interrupted by the user", exitCanceled
+	case <-c.watch.fired:
+		why, code = fmt.Sprintf("no sign of life from it for %s (watchdogTimeout)", config.FormatDuration(c.watch.d)), exitStopped
+	case <-ch.exited:
+		return fail(exitEngine, reasonOf(ch.endError(nil)))
+	}
+	// Stopped by mm: the child cancels its turn and answers the prompt
+	// with what it had; what came until then is the partial answer.
+	ch.conn.Cancel(context.Background(), acpsdk.CancelNotification{SessionId: sess.SessionId})
+	select {
+	case <-got:
+	case <-ch.exited:
+	case <-time.After(cancelWait):
+	}
+	a := c.answer()
+	text := stopped(name, why)
+	if a != "" {
+		text = a + "\n" + text
+	}
+	return tools.AgentReply{Text: text, Answer: a, Failed: true, Exit: code}
+}
+
+// ended is the reply once the child answered the prompt.
+func (ch *child) ended(c *call, resp acpsdk.PromptResponse, err error) tools.AgentReply {
+	name := c.name
+	a := c.answer()
+	partial := func(code int, reason string) tools.AgentReply {
+		if a == "" {
+			return tools.AgentReply{Text: failed(name, reason), Failed: true, Exit: code}
+		}
+		return tools.AgentReply{Text: a + "\n" + stopped(name, reason), Answer: a, Failed: true, Exit: code}
+	}
+	if err != nil {
+		if ch.gone() {
+			return partial(exitEngine, reasonOf(ch.endError(err)))
+		}
+		var re *acpsdk.RequestError
+		msg := err.Error()
+		if errors.As(err, &re) {
+			msg = re.Message
+		}
+		code := exitEngine
+		if strings.HasPrefix(msg, "[error:") {
+			code = exitStopped // the child stopped its own turn (watchdog, loop detector)
+		}
+		return partial(code, strings.Trim(strings.Join(strings.Fields(msg), " "), "[]"))
+	}
+	switch resp.StopReason {
+	case acpsdk.StopReasonEndTurn:
+		if a == "" {
+			return tools.AgentReply{Text: noAnswer(name), Failed: true, Exit: exitEngine}
+		}
+		return tools.AgentReply{Text: a, Answer: a, Exit: exitOK}
+	case acpsdk.StopReasonMaxTurnRequests:
+		return partial(exitStopped, "it used all its turns (maxTurns)")
+	case acpsdk.StopReasonMaxTokens:
+		return partial(exitStopped, "it hit max_tokens")
+	case acpsdk.StopReasonCancelled:
+		return partial(exitCanceled, "its turn was cancelled")
+	}
+	return partial(exitStopped, "it stopped: "+string(resp.StopReason))
+}
+
+// event is one session/update of the asked agent.
+func (c *call) event(u acpsdk.SessionUpdate) {
+	c.watch.alive()
+	w := c.watcher()
+	switch {
+	case u.AgentMessageChunk != nil:
+		if t := u.AgentMessageChunk.Content.Text; t != nil {
+			c.mu.Lock()
+			c.round.WriteString(t.Text)
+			c.mu.Unlock()
+			if w != nil {
+				w.AgentText(c.name, t.Text)
+			}
+		}
+	case u.AgentThoughtChunk != nil:
+		if t := u.AgentThoughtChunk.Content.Text; t != nil && w != nil {
+			w.AgentThinking(c.name, t.Text)
+		}
+	case u.ToolCall != nil:
+		tc := u.ToolCall
+		ac := &tools.AgentCall{ID: string(tc.ToolCallId), Title: tc.Title, Kind: tools.Kind(tc.Kind)}
+		c.mu.Lock()
+		// Text before a call was narration: the answer is what follows
+		// the last call.
+		c.round.Reset()
+		if c.calls == nil {
+			c.calls = map[acpsdk.ToolCallId]*tools.AgentCall{}
+		}
+		c.calls[tc.ToolCallId] = ac
+		c.mu.Unlock()
+		if w != nil {
+			w.AgentToolStart(c.name, ac)
+		}
+	case u.ToolCallUpdate != nil:
+		tu := u.ToolCallUpdate
+		c.mu.Lock()
+		ac := c.calls[tu.ToolCallId]
+		c.mu.Unlock()
+		if ac == nil || tu.Status == nil {
+			return
+		}
+		if *tu.Status != acpsdk.ToolCallStatusCompleted && *tu.Status != acpsdk.ToolCallStatusFailed {
+			return
+		}
+		ac.Failed = *tu.Status == acpsdk.ToolCallStatusFailed
+		ac.Output = contentText(tu.Content)
+		if w != nil {
+			w.AgentToolEnd(c.name, ac)
+		}
+	}
+}
+
+func contentText(cs []acpsdk.ToolCallContent) string {
+	var b strings.Builder
+	for _, c := range cs {
+		if c.Content != nil && c.Content.Content.Text != nil {
+			b.WriteString(c.Content.Content.Text.Text)
+		}
+	}
+	return b.String()
+}
+
+// permission is the asked agent's request to run a call: this agent's
+// user answers through the facade, or nobody can and it is refused.
+func (c *call) permission(ctx context.Context, p acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionResponse {
+	want := tools.RejectOnce
+	if c.yolo {
+		// Its entry (or this agent) says its calls run.
+		want = tools.AllowOnce
+	} else if w := c.watcher(); w != nil {
+		ac := &tools.AgentCall{ID: string(p.ToolCall.ToolCallId)}
+		if p.ToolCall.Title != nil {
+			ac.Title = *p.ToolCall.Title
+		}
+		if p.ToolCall.Kind != nil {
+			ac.Kind = tools.Kind(*p.ToolCall.Kind)
+		}
+		c.watch.pause()
+		want = w.AgentPermission(ctx, c.name, ac)
+		c.watch.resume()
+	}
+	if ctx.Err() != nil {
+		return acpsdk.RequestPermissionResponse{Outcome: acpsdk.NewRequestPermissionOutcomeCancelled()}
+	}
+	for _, o := range p.Options {
+		if string(o.Kind) == want {
+			return acpsdk.RequestPermissionResponse{Outcome: acpsdk.NewRequestPermissionOutcomeSelected(o.OptionId)}
+		}
+	}
+	// The answer has no option of its kind: the closest refusal.
+	for _, o := range p.Options {
+		if o.Kind == acpsdk.PermissionOptionKindRejectOnce || o.Kind == acpsdk.PermissionOptionKindRejectAlways {
+			return acpsdk.RequestPermissionResponse{Outcome: acpsdk.NewRequestPermissionOutcomeSelected(o.OptionId)}
+		}
+	}
+	return acpsdk.RequestPermissionResponse{Outcome: acpsdk.NewRequestPermissionOutcomeCancelled()}
+}

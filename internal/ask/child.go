@@ -1,0 +1,350 @@
+package ask
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"mm/internal/acp"
+	"mm/internal/config"
+	"mm/internal/version"
+)
+
+// startWait bounds a child's start (its engine finds the model server)
+// and its initialize answer.
+const startWait = 60 * time.Second
+
+// child is one running `mm -acp` and its connection.
+type child struct {
+	name   string
+	cmd    *exec.Cmd
+	stdin  *os.File
+	conn   *acpsdk.ClientSideConnection
+	stderr *tail
+	exited chan struct{}
+	pgid   int
+	// Title is the child's agentInfo.title.
+	title string
+
+	mu    sync.Mutex
+	calls map[acpsdk.SessionId]*call
+	// waitErr is how the process ended, once exited is closed.
+	waitErr error
+}
+
+// startError is a child that did not start: code is mm's exit code when
+// it exited (1 a configuration error, 3 no model server), reason the last
+// line it wrote on stderr.
+type startError struct {
+	code   int
+	reason string
+}
+
+func (e *startError) Error() string { return e.reason }
+
+// reasonOf is an error as the reason of a failed text: one line, without
+// brackets of its own.
+func reasonOf(err error) string {
+	s := strings.Join(strings.Fields(err.Error()), " ")
+	return strings.Trim(s, "[]")
+}
+
+// childEnv is this process's environment for a child: its own settings
+// come from its file, so this agent's AGENT_PROVIDER, AGENT_MODEL and
+// AGENT_BASE_URL are left out; AGENT_YOLO says whether it runs its calls
+// or asks; MM_ASK_DEPTH is one deeper. AGENT_TRACE is inherited.
+func (p *Pool) childEnv(name string) []string {
+	drop := map[string]bool{"AGENT_PROVIDER": true, "AGENT_MODEL": true, "AGENT_BASE_URL": true, "AGENT_YOLO": true, DepthVar: true, "MM_PROCGUARD": true}
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !drop[k] {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "AGENT_YOLO="+strconv.FormatBool(p.yolo(name)), DepthVar+"="+strconv.Itoa(p.depth+1))
+}
+
+// start runs the child of agent name and initializes the connection.
+func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error) {
+	bin := p.opts.Binary
+	if bin == "" {
+		var err error
+		if bin, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("cannot find mm's own executable: %v", err)
+		}
+	}
+	cmd := exec.Command(bin, "-acp", "-config", p.entries[name].Path)
+	cmd.Env = p.childEnv(name)
+	// A process group of its own: Ctrl-C in mm's terminal is mm's to
+	// handle (it cancels the ask), and Close kills the group. Pdeathsig:
+	// killed with mm, even by SIGKILL; it fires when the thread that
+	// started the child exits, hence the locked thread below.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	stdinR, stdin, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdin = stdinR
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		stdinR.Close()
+		stdin.Close()
+		return nil, err
+	}
+	c := &child{name: name, cmd: cmd, stdin: stdin, stderr: &tail{}, exited: make(chan struct{}), calls: map[acpsdk.SessionId]*call{}}
+	cmd.Stderr = c.stderr
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the child
+		if err := cmd.Start(); err != nil {
+			started <- err
+			close(c.exited)
+			return
+		}
+		started <- nil
+		err := cmd.Wait()
+		c.mu.Lock()
+		c.waitErr = err
+		c.mu.Unlock()
+		close(c.exited)
+	}()
+	err = <-started
+	stdinR.Close()
+	if err != nil {
+		stdin.Close()
+		return nil, fmt.Errorf("cannot start %s: %v", bin, err)
+	}
+	c.pgid = cmd.Process.Pid
+	c.conn = acpsdk.NewClientSideConnection(&client{c: c}, &lockedWriter{w: stdin}, filterUpdates(stdout))
+	c.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+
+	ictx, cancel := context.WithTimeout(ctx, startWait)
+	defer cancel()
+	type result struct {
+		resp acpsdk.InitializeResponse
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		resp, err := c.conn.Initialize(ictx, acpsdk.InitializeRequest{
+			ProtocolVersion:    acpsdk.ProtocolVersionNumber,
+			ClientCapabilities: acpsdk.ClientCapabilities{Elicitation: &acpsdk.ElicitationCapabilities{Form: &acpsdk.ElicitationFormCapabilities{}}},
+			ClientInfo:         &acpsdk.Implementation{Name: "mm", Version: version.String()},
+		})
+		got <- result{resp, err}
+	}()
+	select {
+	case r := <-got:
+		if r.err == nil {
+			w.alive()
+			if r.resp.AgentInfo != nil && r.resp.AgentInfo.Title != nil {
+				c.title = *r.resp.AgentInfo.Title
+			}
+			return c, nil
+		}
+		if ctx.Err() != nil {
+			c.stop(time.Second)
+			return nil, ctx.Err()
+		}
+		select {
+		case <-c.exited:
+		case <-time.After(2 * time.Second):
+		}
+		c.stop(time.Second)
+		return nil, c.endError(r.err)
+	case <-c.exited:
+		return nil, c.endError(nil)
+	case <-w.fired:
+		c.stop(time.Second)
+		return nil, fmt.Errorf("it did not start within %s (watchdogTimeout)", config.FormatDuration(w.d))
+	}
+}
+
+// endError says why a child ended (or failed to answer): its exit code
+// and the last line it wrote on stderr.
+func (c *child) endError(err error) error {
+	select {
+	case <-c.exited:
+	default:
+		if err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	werr := c.waitErr
+	c.mu.Unlock()
+	code := -1
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		code = ee.ExitCode()
+	}
+	reason := c.stderr.last()
+	if reason == "" {
+		reason = "its process ended"
+		if werr != nil {
+			reason += " (" + werr.Error() + ")"
+		}
+	}
+	return &startError{code: code, reason: reason}
+}
+
+// gone reports whether the process has ended.
+func (c *child) gone() bool {
+	select {
+	case <-c.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// stop closes the child's stdin (mm -acp then stops its turns and exits)
+// and kills its process group if it is still there after wait.
+func (c *child) stop(wait time.Duration) {
+	c.stdin.Close()
+	select {
+	case <-c.exited:
+	case <-time.After(wait):
+	}
+	if c.pgid > 0 {
+		syscall.Kill(-c.pgid, syscall.SIGKILL)
+	}
+	<-c.exited
+}
+
+func (c *child) callOf(id acpsdk.SessionId) *call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls[id]
+}
+
+// lockedWriter writes each message whole: the SDK writes one message a
+// Write, from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// filterUpdates passes the child's messages to the SDK, except the
+// session/update variants the SDK does not know: it would decode them
+// into the wrong known one (acp.DecodeSessionNotification), so they are
+// dropped, as the protocol asks of a client that does not know them. An
+// elicitation/create gets its sessionId copied into _meta, where the
+// SDK's request type keeps it.
+func filterUpdates(r io.Reader) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				line = rewrite(line)
+				if line != nil {
+					if _, werr := pw.Write(line); werr != nil {
+						return
+					}
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// sessionMetaKey carries an elicitation's sessionId through the SDK.
+const sessionMetaKey = "mm/sessionId"
+
+func rewrite(line []byte) []byte {
+	if !bytes.Contains(line, []byte(`"session/update"`)) && !bytes.Contains(line, []byte(`"elicitation/create"`)) {
+		return line
+	}
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(line, &msg) != nil {
+		return line
+	}
+	var method string
+	json.Unmarshal(msg["method"], &method)
+	switch method {
+	case acpsdk.ClientMethodSessionUpdate:
+		if _, known, err := acp.DecodeSessionNotification(msg["params"]); err == nil && !known {
+			return nil
+		}
+	case acpsdk.ClientMethodElicitationCreate:
+		req, err := acp.DecodeElicitation(msg["params"])
+		if err != nil {
+			return line
+		}
+		var params map[string]any
+		if json.Unmarshal(msg["params"], &params) != nil {
+			return line
+		}
+		meta, _ := params["_meta"].(map[string]any)
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		meta[sessionMetaKey] = string(req.SessionId)
+		params["_meta"] = meta
+		b, err := json.Marshal(params)
+		if err != nil {
+			return line
+		}
+		msg["params"] = b
+		out, err := json.Marshal(msg)
+		if err != nil {
+			return line
+		}
+		return append(out, '\n')
+	}
+	return line
+}
+
+// tail keeps the end of a child's stderr, for the reason of a failure.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailKeep = 8 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailKeep {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-tailKeep:]...)
+	}
+	return len(p), nil
+}
+
+// last is the last line that is not blank.
+func (t *tail) last() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}

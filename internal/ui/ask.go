@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"mm/internal/tools"
+)
+
+// What the terminal shows of an asked agent (ask_agent, /ask, mm --ask):
+// its calls titled `<agent> · <title>`, their output as a preview, its
+// permission requests prefixed `<agent> asks:`.
+
+// AgentToolLine is `🛠️ <agent> · <title>` for a call of an asked agent.
+func AgentToolLine(agent string, c *tools.AgentCall) string {
+	icon := "🛠️"
+	switch c.Kind {
+	case tools.KindRead, tools.KindEdit:
+		icon = "📝"
+	case tools.KindFetch:
+		icon = "🌐"
+	}
+	return fmt.Sprintf("%s %s · %s", icon, agent, oneLine(c.Title))
+}
+
+// AgentToolEnd writes the preview of an asked agent's call output, as
+// for this agent's own calls.
+func (p *Printer) AgentToolEnd(c *tools.AgentCall) {
+	out := strings.TrimRight(c.Output, "\n")
+	if p.PreviewLines <= 0 || out == "" {
+		return
+	}
+	p.write(p.preview(out))
+}
+
+// AgentPermissionLine is the head of the prompt for an asked agent's call.
+func AgentPermissionLine(agent string, c *tools.AgentCall) string {
+	return fmt.Sprintf("🔐 %s asks: %s", agent, compactBlanks(strings.TrimSpace(c.Title)))
+}
