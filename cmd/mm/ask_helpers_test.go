@@ -3,6 +3,7 @@ package main_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,4 +69,20 @@ func lastUser(t *testing.T, req llmtest.Request) string {
 	}
 	t.Fatalf("no user message in %s", req.Body)
 	return ""
+}
+
+// mmCommand is mm in dir pointed at srv, not started yet.
+func mmCommand(t *testing.T, dir string, srv *llmtest.Server, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(mmBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+	cmd.Stdin = strings.NewReader("")
+	t.Cleanup(func() {
+		if cmd.Process != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return cmd
 }

@@ -29,8 +29,11 @@ type call struct {
 
 	mu sync.Mutex
 	// round is the text since the asked agent's last tool call: its
-	// answer, when the turn ends there.
+	// answer, when the turn ends there. said is all its text before
+	// that, round by round: with round, what it had said when it was
+	// stopped.
 	round strings.Builder
+	said  []string
 	calls map[acpsdk.ToolCallId]*tools.AgentCall
 }
 
@@ -39,10 +42,22 @@ func (c *call) watcher() tools.AgentWatcher {
 	return w
 }
 
+// answer is the text of the last round: the answer of a turn that ended.
 func (c *call) answer() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return strings.TrimSpace(c.round.String())
+}
+
+// partial is everything the agent said: what a stopped ask returns.
+func (c *call) partial() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	parts := append([]string(nil), c.said...)
+	if r := strings.TrimSpace(c.round.String()); r != "" {
+		parts = append(parts, r)
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // run asks prompt in a new session of the child in cwd and waits for the
@@ -52,7 +67,7 @@ func (ch *child) run(ctx context.Context, c *call, cwd, prompt string) tools.Age
 	c.ctx = ctx
 	name := c.name
 	fail := func(code int, reason string) tools.AgentReply {
-		if a := c.answer(); a != "" {
+		if a := c.partial(); a != "" {
 			return tools.AgentReply{Text: a + "\n" + stopped(name, reason), Answer: a, Failed: true, Exit: code}
 		}
 		return tools.AgentReply{Text: failed(name, reason), Failed: true, Exit: code}
@@ -100,8 +115,9 @@ func (ch *child) run(ctx context.Context, c *call, cwd, prompt string) tools.Age
 		why, code = "interrupted by the user", exitCanceled
 	case <-c.watch.fired:
 		why, code = fmt.Sprintf("no sign of life from it for %s (watchdogTimeout)", config.FormatDuration(c.watch.d)), exitStopped
-	case <-ch.exited:
-		return fail(exitEngine, reasonOf(ch.endError(nil)))
+	case <-ch.conn.Done():
+		ch.lost()
+		return fail(exitEngine, ch.death())
 	}
 	// Stopped by mm: the child cancels its turn and answers the prompt
 	// with what it had; what came until then is the partial answer.
@@ -111,7 +127,11 @@ func (ch *child) run(ctx context.Context, c *call, cwd, prompt string) tools.Age
 	case <-ch.exited:
 	case <-time.After(cancelWait):
 	}
-	a := c.answer()
+	a := c.partial()
+	if a == "" && code != exitCanceled {
+		// The watchdog: nothing came, the ask failed.
+		return tools.AgentReply{Text: failed(name, why), Failed: true, Exit: code}
+	}
 	text := stopped(name, why)
 	if a != "" {
 		text = a + "\n" + text
@@ -122,7 +142,7 @@ func (ch *child) run(ctx context.Context, c *call, cwd, prompt string) tools.Age
 // ended is the reply once the child answered the prompt.
 func (ch *child) ended(c *call, resp acpsdk.PromptResponse, err error) tools.AgentReply {
 	name := c.name
-	a := c.answer()
+	a := c.partial()
 	partial := func(code int, reason string) tools.AgentReply {
 		if a == "" {
 			return tools.AgentReply{Text: failed(name, reason), Failed: true, Exit: code}
@@ -130,8 +150,8 @@ func (ch *child) ended(c *call, resp acpsdk.PromptResponse, err error) tools.Age
 		return tools.AgentReply{Text: a + "\n" + stopped(name, reason), Answer: a, Failed: true, Exit: code}
 	}
 	if err != nil {
-		if ch.gone() {
-			return partial(exitEngine, reasonOf(ch.endError(err)))
+		if ch.lost() {
+			return partial(exitEngine, ch.death())
 		}
 		var re *acpsdk.RequestError
 		msg := err.Error()
@@ -146,6 +166,7 @@ func (ch *child) ended(c *call, resp acpsdk.PromptResponse, err error) tools.Age
 	}
 	switch resp.StopReason {
 	case acpsdk.StopReasonEndTurn:
+		a := c.answer()
 		if a == "" {
 			return tools.AgentReply{Text: noAnswer(name), Failed: true, Exit: exitEngine}
 		}
@@ -184,6 +205,9 @@ func (c *call) event(u acpsdk.SessionUpdate) {
 		c.mu.Lock()
 		// Text before a call was narration: the answer is what follows
 		// the last call.
+		if r := strings.TrimSpace(c.round.String()); r != "" {
+			c.said = append(c.said, r)
+		}
 		c.round.Reset()
 		if c.calls == nil {
 			c.calls = map[acpsdk.ToolCallId]*tools.AgentCall{}

@@ -204,6 +204,46 @@ func (c *child) endError(err error) error {
 	return &startError{code: code, reason: reason}
 }
 
+// lost reports whether the connection to the child is gone (it died, or
+// closed its stdout); the process is then given a moment to end, and
+// killed.
+func (c *child) lost() bool {
+	select {
+	case <-c.conn.Done():
+	default:
+		return false
+	}
+	select {
+	case <-c.exited:
+	case <-time.After(cancelWait):
+		if c.pgid > 0 {
+			syscall.Kill(-c.pgid, syscall.SIGKILL)
+		}
+	}
+	return true
+}
+
+// death is the reason of an ask whose child ended while it ran.
+func (c *child) death() string {
+	<-c.exited
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.waitErr == nil {
+		return "its process ended"
+	}
+	return "its process ended (" + c.waitErr.Error() + ")"
+}
+
+// closed reports whether the connection has ended.
+func (c *child) closed() bool {
+	select {
+	case <-c.conn.Done():
+		return true
+	default:
+		return false
+	}
+}
+
 // gone reports whether the process has ended.
 func (c *child) gone() bool {
 	select {

@@ -233,7 +233,7 @@ func (p *Pool) child(ctx context.Context, name string, w *watch) (*child, error)
 			p.mu.Unlock()
 			return nil, fmt.Errorf("mm is shutting down")
 		}
-		if c := p.children[name]; c != nil && !c.gone() {
+		if c := p.children[name]; c != nil && !c.gone() && !c.closed() {
 			p.mu.Unlock()
 			return c, nil
 		}
