@@ -29,12 +29,16 @@ func (r *REPL) command(line string) bool {
 		return false
 	}
 	name := strings.Fields(line)[0]
+	if _, _, _, ok := r.askCommand(line); ok {
+		return false // a turn: ask.go
+	}
 	switch name {
 	case "/help":
 		var b strings.Builder
 		for _, c := range commands {
 			fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.help)
 		}
+		b.WriteString(r.askHelp())
 		b.WriteString("  Keys: Esc or Ctrl-C stops a turn; Ctrl-D on an empty line quits; ↑/↓ and Ctrl-R search the history.")
 		r.p.Line(b.String())
 	case "/new":

@@ -385,6 +385,9 @@ func (r *REPL) turn(ctx context.Context, question string) {
 
 // ask runs the question and prints what follows the answer.
 func (r *REPL) ask(ctx context.Context, question string) {
+	if r.slashAsk(ctx, question) { // ask.go
+		return
+	}
 	r.p.Status("Thinking")
 	res, err := r.eng.Agent.Ask(ctx, question, &replUI{r: r})
 	r.p.Finish()
@@ -532,7 +535,9 @@ func (u *replUI) ToolStart(c *agent.Call) {
 	}
 }
 func (u *replUI) ToolEnd(c *agent.Call) {
-	u.r.p.ToolEnd(c)
+	if !u.askToolEnd(c) {
+		u.r.p.ToolEnd(c)
+	}
 	u.r.p.Status("Thinking")
 }
 func (u *replUI) Notice(msg string) { u.r.p.Notice(msg) }

@@ -1,0 +1,170 @@
+package repl
+
+// The line mode and the other agents: what an asked agent does scrolls in
+// the turn (its text, its thinking, its calls titled `<agent> · <title>`),
+// its permission requests come up prefixed `<agent> asks:`, and
+// /ask-<name> / /ask-with-context-<name> ask one directly, the exchange
+// then added to the history.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"mm/internal/agent"
+	"mm/internal/tools"
+	"mm/internal/ui"
+)
+
+var _ tools.AgentWatcher = (*replUI)(nil)
+
+func (u *replUI) AgentText(_, s string) { u.r.p.Text(s) }
+
+func (u *replUI) AgentThinking(_, s string) {
+	if u.r.eng.Config.ShowThinking {
+		u.r.p.Thinking(s)
+	}
+}
+
+func (u *replUI) AgentToolStart(name string, c *tools.AgentCall) {
+	u.r.p.Line(ui.AgentToolLine(name, c))
+	u.r.p.Status(name + " is working")
+}
+
+func (u *replUI) AgentToolEnd(name string, c *tools.AgentCall) {
+	u.r.p.AgentToolEnd(c)
+	u.r.p.Status(name + " is working")
+}
+
+// AgentPermission is the 🔐 prompt for an asked agent's call, answered
+// with the same keys as this agent's own.
+func (u *replUI) AgentPermission(ctx context.Context, name string, c *tools.AgentCall) string {
+	r := u.r
+	r.p.Status("")
+	r.p.Line(ui.AgentPermissionLine(name, c))
+	r.p.DimLine(fmt.Sprintf("   [a] allow once · [s] allow this for %s's session · [r] refuse · [n] never", name))
+	var d agent.Decision
+	if r.rt == nil {
+		d = r.plainPermission()
+	} else {
+		wait := make(chan agent.Decision, 1)
+		r.mu.Lock()
+		r.permWait = wait
+		r.permShown = r.now()
+		r.mu.Unlock()
+		defer func() {
+			r.mu.Lock()
+			r.permWait = nil
+			r.mu.Unlock()
+		}()
+		r.p.Status("Waiting for your answer")
+		select {
+		case <-ctx.Done():
+			return tools.RejectOnce
+		case d = <-wait:
+			r.p.DimLine("   → " + decisionWord(d))
+		}
+	}
+	r.p.Status(name + " is working")
+	switch d {
+	case agent.AllowOnce:
+		return tools.AllowOnce
+	case agent.AllowSession:
+		return tools.AllowAlways
+	case agent.Never:
+		return tools.RejectAlways
+	}
+	return tools.RejectOnce
+}
+
+// askToolEnd ends an ask_agent call that answered: its answer has
+// scrolled already, so one line says so instead of a preview of it.
+func (u *replUI) askToolEnd(c *agent.Call) bool {
+	if c.Name != tools.AskAgentName || c.Failed {
+		return false
+	}
+	u.r.p.DimLine("   " + tools.AnsweredLine(tools.AskedAgent(c.Args), c.Output))
+	return true
+}
+
+const (
+	askPrefix        = "/ask-"
+	askContextPrefix = "/ask-with-context-"
+)
+
+// askCommand parses /ask-<name> … and /ask-with-context-<name> …: the
+// agent, the prompt and whether the conversation goes with it; ok false
+// when the line is no such command for an agent of mmConfigs.
+func (r *REPL) askCommand(line string) (name, prompt string, withContext, ok bool) {
+	if r.eng.Agents == nil {
+		return "", "", false, false
+	}
+	line = strings.TrimSpace(line)
+	head, rest, _ := strings.Cut(line, " ")
+	switch {
+	case strings.HasPrefix(head, askContextPrefix):
+		name, withContext = strings.TrimPrefix(head, askContextPrefix), true
+	case strings.HasPrefix(head, askPrefix):
+		name = strings.TrimPrefix(head, askPrefix)
+	default:
+		return "", "", false, false
+	}
+	for _, a := range r.eng.Agents.Agents() {
+		if a.Name == name {
+			return name, strings.TrimSpace(rest), withContext, true
+		}
+	}
+	return "", "", false, false
+}
+
+// askHelp is the /help lines of the ask commands.
+func (r *REPL) askHelp() string {
+	if r.eng.Agents == nil {
+		return ""
+	}
+	var names []string
+	for _, a := range r.eng.Agents.Agents() {
+		names = append(names, a.Name)
+	}
+	sort.Strings(names)
+	return fmt.Sprintf("  %-10s %s\n  %-10s %s\n", "/ask-NAME", "/ask-NAME PROMPT: ask another agent ("+strings.Join(names, ", ")+"); its answer joins the conversation",
+		"", "/ask-with-context-NAME PROMPT: the same, this conversation sent before the prompt")
+}
+
+// slashAsk runs /ask-<name> as a turn, and reports whether line was one.
+func (r *REPL) slashAsk(ctx context.Context, line string) bool {
+	name, prompt, withContext, ok := r.askCommand(line)
+	if !ok {
+		return false
+	}
+	req := tools.AgentRequest{Agent: name, Prompt: prompt, Cwd: r.eng.Cwd}
+	if withContext {
+		req.History = r.eng.Agent.History()
+	}
+	shown := name
+	for _, a := range r.eng.Agents.Agents() {
+		if a.Name == name && a.Model != "" {
+			shown = fmt.Sprintf("%s (%s/%s)", name, a.Provider, a.Model)
+		}
+	}
+	first, _, _ := strings.Cut(prompt, "\n")
+	r.p.Line(fmt.Sprintf("%s ask_agent: %s — %s", ui.Icon(tools.AskAgentName), shown, first))
+	r.p.Status(name + " is working")
+	reply := r.eng.Agents.Ask(tools.WithFacade(ctx, &replUI{r: r}), req)
+	r.p.Finish()
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled) && reply.Answer == "":
+		r.p.DimLine("[turn stopped]")
+		return true
+	case reply.Failed:
+		r.p.RedLine(reply.Text)
+	}
+	if reply.Answer != "" || !reply.Failed {
+		// An /ask exchange: the model reads it on the next question.
+		r.eng.Agent.AddExchange(strings.TrimSpace(line), name+" answered:\n"+reply.Text)
+	}
+	r.afterTurn(nil)
+	return true
+}
