@@ -22,7 +22,7 @@ var slashCommands = []acpsdk.AvailableCommand{
 // commands tells the client which slash commands the session offers.
 func (l *live) commands() {
 	l.update(acpsdk.SessionUpdate{AvailableCommandsUpdate: &acpsdk.SessionAvailableCommandsUpdate{
-		SessionUpdate: "available_commands_update", AvailableCommands: slashCommands}})
+		SessionUpdate: "available_commands_update", AvailableCommands: l.commandList()}})
 }
 
 // slashCommand is the command a prompt starts with: its first block is

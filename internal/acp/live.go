@@ -186,6 +186,9 @@ func (l *live) prompt(blocks []acpsdk.ContentBlock) (acpsdk.PromptResponse, erro
 	if name, ok := slashCommand(blocks); ok {
 		return l.command(ctx, name)
 	}
+	if resp, ok := l.slashAsk(ctx, blocks); ok { // ask.go
+		return resp, nil
+	}
 	question, err := PromptText(ctx, blocks, l.srv.cfg.MaxOutput, l.read)
 	if err != nil {
 		return acpsdk.PromptResponse{}, invalidParams("%v", err)

@@ -17,7 +17,8 @@ import (
 type turnUI struct {
 	l        *live
 	yolo     bool
-	thinking bool // showThinking
+	thinking bool       // showThinking
+	asked    askedCalls // the calls of the agents it asks (ask.go)
 }
 
 var _ agent.UI = (*turnUI)(nil)
@@ -57,7 +58,7 @@ func (u *turnUI) mayAsk(c *agent.Call) bool {
 }
 
 func (u *turnUI) ToolEnd(c *agent.Call) {
-	u.l.update(endUpdate(u.l.toolCallID(c), c, !failed(c)))
+	u.l.update(endUpdate(u.l.toolCallID(c), askShown(c), !failed(c)))
 }
 
 // The options of a permission request, the line mode's a/s/r/n.
