@@ -181,6 +181,16 @@ func (ch *child) ended(c *call, resp acpsdk.PromptResponse, err error) tools.Age
 	return partial(exitStopped, "it stopped: "+string(resp.StopReason))
 }
 
+// newRound keeps the text so far as said, and starts the next round.
+func (c *call) newRound() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := strings.TrimSpace(c.round.String()); r != "" {
+		c.said = append(c.said, r)
+	}
+	c.round.Reset()
+}
+
 // event is one session/update of the asked agent.
 func (c *call) event(u acpsdk.SessionUpdate) {
 	c.watch.alive()
@@ -202,13 +212,10 @@ func (c *call) event(u acpsdk.SessionUpdate) {
 	case u.ToolCall != nil:
 		tc := u.ToolCall
 		ac := &tools.AgentCall{ID: string(tc.ToolCallId), Title: tc.Title, Kind: tools.Kind(tc.Kind)}
-		c.mu.Lock()
 		// Text before a call was narration: the answer is what follows
 		// the last call.
-		if r := strings.TrimSpace(c.round.String()); r != "" {
-			c.said = append(c.said, r)
-		}
-		c.round.Reset()
+		c.newRound()
+		c.mu.Lock()
 		if c.calls == nil {
 			c.calls = map[acpsdk.ToolCallId]*tools.AgentCall{}
 		}
@@ -230,6 +237,9 @@ func (c *call) event(u acpsdk.SessionUpdate) {
 		}
 		ac.Failed = *tu.Status == acpsdk.ToolCallStatusFailed
 		ac.Output = contentText(tu.Content)
+		// Text while a call ran was the call's (an agent this one asked
+		// streams its own): the answer comes after it.
+		c.newRound()
 		if w != nil {
 			w.AgentToolEnd(c.name, ac)
 		}
