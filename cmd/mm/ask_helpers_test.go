@@ -14,7 +14,7 @@ import (
 // askPair writes a child agent's config (its own scripted server) and a
 // parent config whose mmConfigs names it, in dir. extraChild and
 // entry are added to the child's file and to the parent's entry.
-func askPair(t *testing.T, dir string, child *llmtest.Server, childYAML, entry string) (parentCfg, childCfg string) {
+func askPair(t testing.TB, dir string, child *llmtest.Server, childYAML, entry string) (parentCfg, childCfg string) {
 	t.Helper()
 	childCfg = filepath.Join(dir, "child.yaml")
 	body := fmt.Sprintf("provider: llamacpp\nbaseUrl: %s\nmodel: child-model\nacp:\n  name: reviewer\n%s", child.URL(), childYAML)
@@ -72,7 +72,7 @@ func lastUser(t *testing.T, req llmtest.Request) string {
 }
 
 // mmCommand is mm in dir pointed at srv, not started yet.
-func mmCommand(t *testing.T, dir string, srv *llmtest.Server, args ...string) *exec.Cmd {
+func mmCommand(t testing.TB, dir string, srv *llmtest.Server, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(mmBin, args...)
 	cmd.Dir = dir
