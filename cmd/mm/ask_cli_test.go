@@ -44,7 +44,7 @@ func TestAskCommandRefusesChildCall(t *testing.T) {
 	if got := lastUser(t, reqs[0]); got != "make the file\n\npiped text" {
 		t.Errorf("the child was asked %q", got)
 	}
-	if got := toolResult(t, reqs[1]); got != "[command rejected by the user]" {
+	if got := askResult(t, reqs[1]); got != "[command rejected by the user]" {
 		t.Errorf("the child read %q", got)
 	}
 }

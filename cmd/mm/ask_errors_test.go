@@ -42,12 +42,12 @@ func TestAskAgentErrors(t *testing.T) {
 		`[ask_agent: reviewer gave no answer]`,
 	}
 	for i, w := range want {
-		if got := toolResult(t, reqs[i+1]); got != w {
+		if got := askResult(t, reqs[i+1]); got != w {
 			t.Errorf("call %d: %q, want %q", i+1, got, w)
 		}
 	}
 	ghost := filepath.Join(dir, "nowhere.yaml")
-	if got, w := toolResult(t, reqs[4]), "[ask_agent: ghost failed: config error: "; !strings.HasPrefix(got, w) || !strings.Contains(got, ghost) {
+	if got, w := askResult(t, reqs[4]), "[ask_agent: ghost failed: config error: "; !strings.HasPrefix(got, w) || !strings.Contains(got, ghost) {
 		t.Errorf("ghost: %q, want %q… naming %s", got, w, ghost)
 	}
 	if !strings.Contains(r.stderr, "mmConfigs.ghost: "+ghost+" does not exist") {
@@ -95,13 +95,13 @@ func TestAskAgentDepthThreeRefused(t *testing.T) {
 		t.Fatalf("c made %d requests", len(creqs))
 	}
 	want := "[ask_agent: d cannot be asked: this agent was itself asked by another, 2 levels deep (MM_ASK_DEPTH), the most there can be — do the task yourself]"
-	if got := toolResult(t, creqs[1]); got != want {
+	if got := askResult(t, creqs[1]); got != want {
 		t.Errorf("c read %q\nwant %q", got, want)
 	}
 	if n := len(d.ChatRequests()); n != 0 {
 		t.Errorf("d was asked (%d requests)", n)
 	}
-	if got := toolResult(t, a.ChatRequests()[1]); got != "b got: c could not ask d" {
+	if got := askResult(t, a.ChatRequests()[1]); got != "b got: c could not ask d" {
 		t.Errorf("a read %q", got)
 	}
 }
@@ -163,7 +163,7 @@ func TestAskAgentChildKilled(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	got := toolResult(t, parent.ChatRequests()[1])
+	got := askResult(t, parent.ChatRequests()[1])
 	want := "Half an answer.\n[ask_agent: reviewer stopped before finishing: its process ended (signal: killed)]"
 	if got != want {
 		t.Errorf("tool result %q\nwant %q", got, want)
@@ -216,7 +216,7 @@ func TestAskAgentWatchdog(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	want := "[ask_agent: reviewer failed: no sign of life from it for 1s (watchdogTimeout)]"
-	if got := toolResult(t, parent.ChatRequests()[1]); got != want {
+	if got := askResult(t, parent.ChatRequests()[1]); got != want {
 		t.Errorf("tool result %q\nwant %q", got, want)
 	}
 }

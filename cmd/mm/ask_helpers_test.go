@@ -42,7 +42,7 @@ func askCall(args string) llmtest.Turn {
 }
 
 // toolResult is the content of the last tool message of a request.
-func toolResult(t *testing.T, req llmtest.Request) string {
+func askResult(t *testing.T, req llmtest.Request) string {
 	t.Helper()
 	msgs, _ := req.JSON["messages"].([]any)
 	for i := len(msgs) - 1; i >= 0; i-- {

@@ -44,7 +44,7 @@ func TestAskAgentOneshot(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d parent requests", len(reqs))
 	}
-	if got := toolResult(t, reqs[1]); got != "Child answer: all good." {
+	if got := askResult(t, reqs[1]); got != "Child answer: all good." {
 		t.Errorf("tool result = %q", got)
 	}
 	// The tool's description lists the agent with its role.

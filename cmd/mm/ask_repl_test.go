@@ -43,7 +43,7 @@ func TestAskAgentREPL(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
 		t.Errorf("the allowed call did not run: %v", err)
 	}
-	if got := toolResult(t, parent.ChatRequests()[1]); got != "Made it." {
+	if got := askResult(t, parent.ChatRequests()[1]); got != "Made it." {
 		t.Errorf("tool result %q", got)
 	}
 
