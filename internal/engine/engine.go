@@ -233,6 +233,10 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 	if cfg.FetchContentTool {
 		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
 	}
+	if cfg.AskUserTool {
+		// Last: asking the user is the tool of last resort.
+		reg.Add(tools.NewAskUser())
+	}
 	return reg, found, warnings
 }
 
