@@ -531,7 +531,7 @@ func TestProviders(t *testing.T) {
 	t.Run("bashTool false declares no bash", func(t *testing.T) {
 		srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
 		dir := t.TempDir()
-		cfg := writeConfig(t, dir, "provider: llamacpp\nbashTool: false\neditTools: false\n")
+		cfg := writeConfig(t, dir, "provider: llamacpp\nbashTool: false\neditTools: false\naskUserTool: false\n")
 		if r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "hi"); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}

@@ -54,7 +54,8 @@ func Serve(ctx context.Context, eng *engine.Engine, opts Options) error {
 	s := newServer(eng, opts)
 	s.out = out
 	pr, pw := io.Pipe()
-	s.conn = acpsdk.NewAgentSideConnection(s, out, pr)
+	// ElicitationOutput gives ask_user's elicitation/create its sessionId.
+	s.conn = acpsdk.NewAgentSideConnection(s, ElicitationOutput(out), pr)
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(&logWriter{s.log}, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	filtered := make(chan error, 1)
 	go func() {

@@ -41,6 +41,10 @@ type server struct {
 	clientFS bool // the client reads and writes files (fs/*)
 	closing  bool
 	turns    sync.WaitGroup
+
+	// elicitForm (under mu): the client shows elicitation/create forms
+	// (ask_user.go).
+	elicitForm bool
 }
 
 func newServer(eng *engine.Engine, opts Options) *server {
@@ -65,6 +69,7 @@ func (s *server) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acps
 	fs := p.ClientCapabilities.Fs
 	s.mu.Lock()
 	s.clientFS = fs.ReadTextFile && fs.WriteTextFile
+	s.elicitForm = p.ClientCapabilities.Elicitation != nil && p.ClientCapabilities.Elicitation.Form != nil
 	s.mu.Unlock()
 	info := &acpsdk.Implementation{Name: s.cfg.ACP.Name, Version: version.String()}
 	if s.cfg.ACP.Title != "" {

@@ -239,6 +239,10 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 	if cfg.FetchContentTool {
 		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
 	}
+	if cfg.AskUserTool {
+		// Last: asking the user is the tool of last resort.
+		reg.Add(tools.NewAskUser())
+	}
 	// Last: the tools before it keep their bytes, and the server's
 	// prompt cache its prefix, whether agents are configured or not.
 	if len(cfg.MMConfigs) > 0 {

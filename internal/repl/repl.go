@@ -51,6 +51,7 @@ type REPL struct {
 	mu        sync.Mutex
 	permWait  chan agent.Decision // a permission prompt is waiting for its answer
 	permShown time.Time           // when the prompt appeared
+	question  askState            // an ask_user question waiting (ask_user.go)
 	lastKey   time.Time           // when the last key of the turn arrived
 	// typed is the type-ahead of a turn: shown while the model works,
 	// kept when the turn ends (the next prompt starts with it).
@@ -284,6 +285,7 @@ func (r *REPL) plain(ctx context.Context) int {
 		sig.Lock()
 		sig.cancel, sig.stopping = cancel, false
 		sig.Unlock()
+		r.question.stop = cancel // a /abort typed at a question
 		r.ask(tctx, line)
 		sig.Lock()
 		sig.cancel = nil
@@ -431,6 +433,9 @@ func (r *REPL) handleKey(k key, cancel context.CancelFunc) {
 	now := r.now()
 	quiet := r.lastKey.IsZero() || now.Sub(r.lastKey) >= permGuard
 	r.lastKey = now
+	if r.askKey(k, cancel) {
+		return
+	}
 	switch k.kind {
 	case keyEsc, keyInterrupt:
 		if k.kind == keyInterrupt && r.stopping {
