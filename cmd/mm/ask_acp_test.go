@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -93,5 +94,38 @@ func TestAskAgentACP(t *testing.T) {
 	reqs := parent.ChatRequests()
 	if body := string(reqs[len(reqs)-1].Body); !strings.Contains(body, `{"role":"user","content":"/ask-reviewer hello"},{"role":"assistant","content":"reviewer answered:\nChild says hi."}`) {
 		t.Errorf("the /ask exchange is not in the history:\n%s", body)
+	}
+}
+
+// A cancelled turn stops the asked agent too: its command is killed, and
+// the model reads what it had said, then the stop text.
+func TestAskAgentACPCancel(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	work := longCommand("w1", pidFile)
+	work.Text = "Working on it."
+	child := llmtest.New(t, work)
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	parent := llmtest.New(t,
+		toolCall("a1", "ask_agent", `{"agent":"reviewer","prompt":"work"}`),
+		llmtest.Turn{Text: "next answer"},
+	)
+	c := startACP(t, dir, parent, nil, "-c", parentCfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	id := c.prompt(sid, "go")
+	pid := waitPidFile(t, pidFile, acpWait)
+	c.notifyMM("session/cancel", map[string]any{"sessionId": sid})
+	if r := c.stopReason(id); r != "cancelled" {
+		t.Fatalf("stop reason %s", r)
+	}
+	waitGone(t, pid, "the asked agent's command after session/cancel")
+	if r := c.stopReason(c.prompt(sid, "next")); r != "end_turn" {
+		t.Fatalf("stop reason %s", r)
+	}
+	reqs := parent.ChatRequests()
+	want := "Working on it.\n[ask_agent: reviewer stopped before finishing: interrupted by the user]"
+	if got := lastToolMessage(t, reqs[len(reqs)-1]); got != want {
+		t.Errorf("the model read %q\nwant %q", got, want)
 	}
 }

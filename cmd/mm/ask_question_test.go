@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"mm/internal/llmtest"
@@ -50,5 +51,41 @@ func TestAskAgentQuestionForwarded(t *testing.T) {
 	}
 	if got := askResult(t, child.ChatRequests()[5]); got != cannot {
 		t.Errorf("--ask: the child read %q", got)
+	}
+}
+
+// Over ACP the asked agent's question is the editor's: an
+// elicitation/create form in this session, prefixed with its name, under
+// the ask_agent call.
+func TestAskAgentQuestionACP(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t,
+		call("ask_user", `{"question":"Which colour?","options":["red","blue"]}`), llmtest.Turn{Text: "Blue it is."},
+	)
+	parentCfg, _ := askPair(t, dir, child, "", "")
+	parent := llmtest.New(t,
+		toolCall("a1", "ask_agent", `{"agent":"reviewer","prompt":"pick a colour"}`),
+		llmtest.Turn{Text: "Parent done."},
+	)
+	c := startACP(t, dir, parent, nil, "-c", parentCfg)
+	c.initializeWith(map[string]any{"elicitation": map[string]any{"form": map[string]any{}}})
+	sid := c.newSession(dir)
+	id := c.prompt(sid, "go")
+	_, m := c.waitRequest(0, "elicitation/create")
+	var p struct {
+		SessionID  string `json:"sessionId"`
+		ToolCallID string `json:"toolCallId"`
+		Message    string `json:"message"`
+	}
+	json.Unmarshal(m.Params, &p)
+	if p.SessionID != sid || p.ToolCallID != "a1" || p.Message != "reviewer asks: Which colour?" {
+		t.Errorf("elicitation: %s", m.Params)
+	}
+	c.respond(m.ID, map[string]any{"action": "accept", "content": map[string]any{"q1": "blue"}})
+	if r := c.stopReason(id); r != "end_turn" {
+		t.Fatalf("stop reason %s", r)
+	}
+	if got, want := askResult(t, child.ChatRequests()[1]), "The user answered:\n- Which colour? → blue"; got != want {
+		t.Errorf("the child read %q, want %q", got, want)
 	}
 }

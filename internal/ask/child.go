@@ -41,6 +41,8 @@ type child struct {
 	// Title is the child's agentInfo.title.
 	title string
 
+	order *order // requests behind the notifications before them
+
 	mu    sync.Mutex
 	calls map[acpsdk.SessionId]*call
 	// waitErr is how the process ended, once exited is closed.
@@ -107,7 +109,7 @@ func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error)
 		stdin.Close()
 		return nil, err
 	}
-	c := &child{name: name, cmd: cmd, stdin: stdin, stderr: &tail{}, exited: make(chan struct{}), calls: map[acpsdk.SessionId]*call{}}
+	c := &child{name: name, cmd: cmd, stdin: stdin, stderr: &tail{}, exited: make(chan struct{}), calls: map[acpsdk.SessionId]*call{}, order: newOrder()}
 	cmd.Stderr = c.stderr
 	started := make(chan error, 1)
 	go func() {
@@ -131,7 +133,7 @@ func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error)
 		return nil, fmt.Errorf("cannot start %s: %v", bin, err)
 	}
 	c.pgid = cmd.Process.Pid
-	c.conn = acpsdk.NewClientSideConnection(&client{c: c}, &lockedWriter{w: stdin}, filterUpdates(stdout))
+	c.conn = acpsdk.NewClientSideConnection(&client{c: c}, &lockedWriter{w: stdin}, filterUpdates(stdout, c.order))
 	c.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 	ictx, cancel := context.WithTimeout(ctx, startWait)
@@ -293,14 +295,14 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // dropped, as the protocol asks of a client that does not know them. An
 // elicitation/create gets its sessionId copied into _meta, where the
 // SDK's request type keeps it.
-func filterUpdates(r io.Reader) io.Reader {
+func filterUpdates(r io.Reader, o *order) io.Reader {
 	pr, pw := io.Pipe()
 	go func() {
 		br := bufio.NewReaderSize(r, 64<<10)
 		for {
 			line, err := br.ReadBytes('\n')
 			if len(line) > 0 {
-				line = rewrite(line)
+				line = rewrite(line, o)
 				if line != nil {
 					if _, werr := pw.Write(line); werr != nil {
 						return
@@ -319,8 +321,8 @@ func filterUpdates(r io.Reader) io.Reader {
 // sessionMetaKey carries an elicitation's sessionId through the SDK.
 const sessionMetaKey = "mm/sessionId"
 
-func rewrite(line []byte) []byte {
-	if !bytes.Contains(line, []byte(`"session/update"`)) && !bytes.Contains(line, []byte(`"elicitation/create"`)) {
+func rewrite(line []byte, o *order) []byte {
+	if !bytes.Contains(line, []byte(`"session/`)) && !bytes.Contains(line, []byte(`"elicitation/create"`)) {
 		return line
 	}
 	var msg map[string]json.RawMessage
@@ -334,7 +336,11 @@ func rewrite(line []byte) []byte {
 		if _, known, err := acp.DecodeSessionNotification(msg["params"]); err == nil && !known {
 			return nil
 		}
+		o.read(method, msg["params"])
+	case acpsdk.ClientMethodSessionRequestPermission:
+		o.read(method, msg["params"])
 	case acpsdk.ClientMethodElicitationCreate:
+		o.read(method, msg["params"])
 		req, err := acp.DecodeElicitation(msg["params"])
 		if err != nil {
 			return line

@@ -21,6 +21,7 @@ func joined(reqCtx, callCtx context.Context) (context.Context, context.CancelFun
 }
 
 func (cl *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
+	defer cl.c.order.done()
 	if c := cl.c.callOf(n.SessionId); c != nil {
 		c.event(n.Update)
 	}
@@ -28,6 +29,7 @@ func (cl *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification)
 }
 
 func (cl *client) RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
+	cl.c.order.wait(permissionKey(string(p.SessionId), string(p.ToolCall.ToolCallId)))
 	c := cl.c.callOf(p.SessionId)
 	if c == nil {
 		return acpsdk.RequestPermissionResponse{Outcome: acpsdk.NewRequestPermissionOutcomeCancelled()}, nil

@@ -21,6 +21,7 @@ func (cl *client) UnstableCreateElicitation(ctx context.Context, p acpsdk.Unstab
 		return acpsdk.UnstableCreateElicitationResponse{}, acpsdk.NewInvalidParams(map[string]any{"error": "mm answers form elicitations only"})
 	}
 	sid, _ := p.Form.Meta[sessionMetaKey].(string)
+	cl.c.order.wait(formKey(sid))
 	c := cl.c.callOf(acpsdk.SessionId(sid))
 	if c == nil {
 		return acpsdk.NewUnstableCreateElicitationResponseCancel(), nil
