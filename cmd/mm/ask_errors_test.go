@@ -220,3 +220,45 @@ func TestAskAgentWatchdog(t *testing.T) {
 		t.Errorf("tool result %q\nwant %q", got, want)
 	}
 }
+
+// The call itself asks permission like bash: with yolo: false and -p,
+// nobody can allow it. A child inherits AGENT_TRACE and traces beside
+// its parent under its own acp.name.
+func TestAskAgentPermissionAndTrace(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{Text: "traced"})
+	parentCfg, _ := askPair(t, dir, child, "", "")
+	parent := llmtest.New(t,
+		askCall(`{"agent":"reviewer","prompt":"x"}`),
+		llmtest.Turn{Text: "refused then"},
+		askCall(`{"agent":"reviewer","prompt":"y"}`),
+		llmtest.Turn{Text: "asked then"},
+	)
+	r := mm(t, dir, parent, []string{"AGENT_YOLO=false"}, "", "-c", parentCfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got := askResult(t, parent.ChatRequests()[1]); got != "[ask_agent rejected by the user]" {
+		t.Errorf("refused call: %q", got)
+	}
+	if n := len(child.ChatRequests()); n != 0 {
+		t.Errorf("the refused call asked the child (%d requests)", n)
+	}
+	r = mm(t, dir, parent, []string{"AGENT_TRACE=true"}, "", "-c", parentCfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, ".mm", "traces", "*.request.json"))
+	var parentFiles, childFiles int
+	for _, n := range names {
+		switch {
+		case strings.Contains(filepath.Base(n), "-bob-"):
+			parentFiles++
+		case strings.Contains(filepath.Base(n), "-reviewer-"):
+			childFiles++
+		}
+	}
+	if parentFiles != 2 || childFiles != 1 {
+		t.Errorf("traces: %d of the parent, %d of the child: %v", parentFiles, childFiles, names)
+	}
+}
