@@ -101,7 +101,10 @@ func failedOutput(out string) bool {
 	return strings.HasPrefix(out, "[error") || strings.HasPrefix(out, "[not run") ||
 		strings.HasPrefix(out, "[engine error") || strings.HasPrefix(out, "[fetch_content: error ") ||
 		(strings.HasPrefix(last, "[error: ") && strings.HasSuffix(last, "]")) ||
-		(strings.HasPrefix(first, "[") && strings.HasSuffix(first, " rejected by the user]"))
+		(strings.HasPrefix(first, "[") && strings.HasSuffix(first, " rejected by the user]")) ||
+		// ask_user and ask_agent: an error, or anything but an answer.
+		strings.HasPrefix(out, "[ask_user: ") || strings.HasPrefix(last, "[ask_agent: ") ||
+		out == tools.AskUserDeclined || out == tools.AskUserCancelled || out == tools.AskUserCannot
 }
 
 // textContent is a text shown under a call.

@@ -35,6 +35,14 @@ func TestFailed(t *testing.T) {
 		"[command rejected by the user]":    true,
 		"[rename rejected by the user]":     true,
 		"wrote a.txt":                       false,
+		// A replayed ask_user or ask_agent call: only an answer completes.
+		tools.AskUserDeclined:                                          true,
+		tools.AskUserCancelled:                                         true,
+		tools.AskUserCannot:                                            true,
+		"[ask_user: question 1 has no text]":                           true,
+		"The user answered:\n- Go on? → yes":                           false,
+		"half an answer\n[ask_agent: rev stopped before finishing: x]": true,
+		"the reviewer's answer":                                        false,
 	} {
 		if got := failed(&agent.Call{Output: out}); got != want {
 			t.Errorf("failed(%q) = %v", out, got)
