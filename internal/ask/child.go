@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 
 	"mm/internal/acp"
 	"mm/internal/config"
+	"mm/internal/procguard"
 	"mm/internal/version"
 )
 
@@ -111,22 +111,11 @@ func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error)
 	}
 	c := &child{name: name, cmd: cmd, stdin: stdin, stderr: &tail{}, exited: make(chan struct{}), calls: map[acpsdk.SessionId]*call{}, order: newOrder()}
 	cmd.Stderr = c.stderr
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with the child
-		if err := cmd.Start(); err != nil {
-			started <- err
-			close(c.exited)
-			return
-		}
-		started <- nil
-		err := cmd.Wait()
+	err = procguard.StartTied(cmd, c.exited, func(err error) {
 		c.mu.Lock()
 		c.waitErr = err
 		c.mu.Unlock()
-		close(c.exited)
-	}()
-	err = <-started
+	})
 	stdinR.Close()
 	if err != nil {
 		stdin.Close()

@@ -8,17 +8,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"mm/internal/procguard"
 	"mm/internal/version"
 )
 
@@ -163,30 +162,20 @@ func (s *server) start(ctx context.Context) (*proc, error) {
 		stdin.Close()
 		return nil, err
 	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		stdinR.Close()
-		stdin.Close()
-		return nil, err
-	}
 	p := &proc{s: s, cmd: cmd, stdin: stdin, exited: make(chan struct{}), stderr: &tailBuffer{max: stderrKeep},
 		docs: map[string]*document{}, diags: map[string]*published{}, pubWake: make(chan struct{})}
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with the child
-		if err := cmd.Start(); err != nil {
-			started <- err
-			close(p.exited)
-			return
-		}
-		started <- nil
-		err := cmd.Wait()
+	// os/exec drains stderr into the tail (a server blocked on a full
+	// stderr pipe stops answering) and Wait returns once the copy is
+	// done, so a crash's last line is there when exited closes; a child
+	// of the server that keeps stderr open holds Wait for WaitDelay at
+	// most.
+	cmd.Stderr = p.stderr
+	cmd.WaitDelay = time.Second
+	err = procguard.StartTied(cmd, p.exited, func(err error) {
 		p.waitMu.Lock()
 		p.waitErr = err
 		p.waitMu.Unlock()
-		close(p.exited)
-	}()
-	err = <-started
+	})
 	stdinR.Close() // the child has its copy
 	if err != nil {
 		stdin.Close()
@@ -194,9 +183,6 @@ func (s *server) start(ctx context.Context) (*proc, error) {
 	}
 	p.pgid = cmd.Process.Pid
 	s.starts++
-	// Drained always: a server blocked on a full stderr pipe stops
-	// answering.
-	go io.Copy(p.stderr, stderr)
 	p.conn = newConn(stdout, deadlineWriter{stdin}, p.onRequest, p.onNotify)
 
 	if err := p.initialize(ctx); err != nil {
