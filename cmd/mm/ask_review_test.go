@@ -4,6 +4,7 @@ package main_test
 // binary the way a user meets it.
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -34,4 +35,38 @@ func TestReviewAskUserOneLinePerOption(t *testing.T) {
 	s.expect("Thanks.")
 	s.send("\x04")
 	s.exit()
+}
+
+// `<agent> answered (N characters)` counts the answer that scrolled, not
+// what is left of it once cut to maxOutput for the model (with the cut
+// marker counted in).
+func TestReviewAnsweredCountsTheWholeAnswer(t *testing.T) {
+	dir := t.TempDir()
+	answer := "ANSWER " + strings.Repeat("y", 600) // 607 characters
+	child := llmtest.New(t, llmtest.Turn{Text: answer})
+	parentCfg, _ := askPair(t, dir, child, "", "description: reviews code\nyolo: true")
+	if err := appendFile(parentCfg, "maxOutput: 300\n"); err != nil {
+		t.Fatal(err)
+	}
+	parent := llmtest.New(t, askCall(`{"agent":"reviewer","prompt":"look"}`), llmtest.Turn{Text: "Parent done."})
+	r := mm(t, dir, parent, nil, "go\n", "-c", parentCfg)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if out := r.stdout + r.stderr; !strings.Contains(out, "reviewer answered (607 characters)") {
+		t.Errorf("no `reviewer answered (607 characters)`:\n%s", out)
+	}
+	if got := askResult(t, parent.ChatRequests()[1]); !strings.Contains(got, "characters cut") {
+		t.Errorf("the model read the whole answer, not cut to maxOutput: %q", got)
+	}
+}
+
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteString(text)
+	return err
 }
