@@ -70,3 +70,22 @@ func appendFile(path, text string) error {
 	_, err = f.WriteString(text)
 	return err
 }
+
+// A choice answers with an option's text as well as its number, even
+// when that text is itself a number (a year, a port).
+func TestReviewAskUserChoiceNumericOption(t *testing.T) {
+	q := `{"question":"Which year?","options":["2023","2024"]}`
+	srv := llmtest.New(t, call("ask_user", q), llmtest.Turn{Text: "Thanks."})
+	s := startREPL(t, t.TempDir(), srv, nil)
+	s.ask("ask me")
+	s.expect(" 2. 2024")
+	s.expect(" ? ")
+	s.send("2024\r")
+	s.expect("→ 2024")
+	s.expect("Thanks.")
+	if got := toolResult(t, srv, 1); got != "The user answered:\n- Which year? → 2024" {
+		t.Errorf("the model read %q", got)
+	}
+	s.send("\x04")
+	s.exit()
+}

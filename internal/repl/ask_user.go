@@ -173,10 +173,17 @@ func parseAnswer(q tools.Question, line string) (tools.Answer, bool) {
 	// choice: a number, an option's text, the start of only one option,
 	// or any other text, taken as the answer.
 	if n, err := strconv.Atoi(s); err == nil {
-		if n < 1 || n > len(q.Options) {
-			return tools.Answer{}, false
+		if n >= 1 && n <= len(q.Options) {
+			return one(q.Options[n-1])
 		}
-		return one(q.Options[n-1])
+		// Not an option's number: an option's text that is a number
+		// (a year, a port), else no answer.
+		for _, o := range q.Options {
+			if o == s {
+				return one(o)
+			}
+		}
+		return tools.Answer{}, false
 	}
 	var starts []string
 	for _, o := range q.Options {
