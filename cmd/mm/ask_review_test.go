@@ -89,3 +89,32 @@ func TestReviewAskUserChoiceNumericOption(t *testing.T) {
 	s.send("\x04")
 	s.exit()
 }
+
+// An mmConfigs entry naming something that is no file (a device, a
+// directory) must not stop mm at start: reading /dev/zero for the
+// agent's role never ends.
+func TestReviewAskAgentEntryNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, llmtest.Turn{Text: "Started."})
+	cfg := writeConfig(t, dir, "provider: llamacpp\nmmConfigs:\n  zero: /dev/zero\n  folder: "+dir+"\n")
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "hi")
+	if r.code != 0 || r.stdout != "Started.\n" {
+		t.Fatalf("exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	body := string(srv.ChatRequests()[0].Body)
+	for _, want := range []string{` folder — (no description)`, ` zero — (no description)`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("ask_agent's description lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// Asking such an agent fails at once, as a configuration error.
+func TestReviewAskAgentNotAFileAsked(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "provider: llamacpp\nmmConfigs:\n  zero: /dev/zero\n")
+	r := mm(t, dir, nil, nil, "", "-c", cfg, "--ask", "zero", "hi")
+	if r.code != 1 || !strings.Contains(r.stderr, "[ask_agent: zero failed: config error: /dev/zero is not a file]") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+}
