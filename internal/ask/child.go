@@ -91,6 +91,11 @@ func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error)
 			return nil, fmt.Errorf("cannot find mm's own executable: %v", err)
 		}
 	}
+	// Not a file (a device, a directory): the child would read a device
+	// for ever, so it is not started.
+	if fi, err := os.Stat(p.entries[name].Path); err == nil && !fi.Mode().IsRegular() {
+		return nil, &startError{code: exitConfig, reason: fmt.Sprintf("config error: %s is not a file", p.entries[name].Path)}
+	}
 	cmd := exec.Command(bin, "-acp", "-config", p.entries[name].Path)
 	cmd.Env = p.childEnv(name)
 	// A process group of its own: Ctrl-C in mm's terminal is mm's to

@@ -86,7 +86,15 @@ func New(opts Options) *Pool {
 // overrides are not the child's) for what the tool and the facades show.
 func describe(name string, e config.MMConfig) tools.AgentInfo {
 	info := tools.AgentInfo{Name: name, Role: strings.TrimSpace(e.Description)}
-	cfg, err := config.Load(e.Path, func(string) string { return "" })
+	// Only a regular file is read: a device such as /dev/zero would be
+	// read for ever, at mm's start (asking it then fails in the child).
+	var cfg *config.Config
+	fi, err := os.Stat(e.Path)
+	if err == nil && fi.Mode().IsRegular() {
+		cfg, err = config.Load(e.Path, func(string) string { return "" })
+	} else if err == nil {
+		err = fmt.Errorf("%s is not a file", e.Path)
+	}
 	if err == nil {
 		info.Provider, info.Model = cfg.Provider, cfg.Model
 		if info.Role == "" && cfg.ACP.Title != "" && cfg.ACP.Title != config.DefaultACPTitle {

@@ -60,13 +60,16 @@ func (u *replUI) AskUser(ctx context.Context, asker string, qs []tools.Question)
 // Ctrl-D) or cancelled.
 func (r *REPL) askQuestion(ctx context.Context, prefix string, q tools.Question) (tools.Answer, error) {
 	show := func() {
-		r.p.Line("❓ " + prefix + q.Text)
+		// The question and each option on one line: a newline the model
+		// wrote would draw a line that looks like an option, and the
+		// numbers the user reads must be the ones mm takes.
+		r.p.Line("❓ " + prefix + oneLine(q.Text))
 		for i, o := range q.Options {
 			mark := ""
 			if q.HasDefault && o == q.Default {
 				mark = " (default)"
 			}
-			r.p.Line(fmt.Sprintf(" %d. %s%s", i+1, o, mark))
+			r.p.Line(fmt.Sprintf(" %d. %s%s", i+1, oneLine(o), mark))
 		}
 		r.p.DimLine(askHelp(q))
 	}
@@ -95,19 +98,23 @@ func (r *REPL) askQuestion(ctx context.Context, prefix string, q tools.Question)
 		case s == "":
 			if q.HasDefault {
 				a := tools.Answer{Values: []string{q.Default}}
-				r.p.DimLine("   → " + q.Default)
+				r.p.DimLine("   → " + oneLine(q.Default))
 				return a, nil
 			}
 			show() // no default: the question is asked again
 			continue
 		}
 		if a, ok := parseAnswer(q, line); ok {
-			r.p.DimLine("   → " + strings.Join(a.Values, ", "))
+			r.p.DimLine("   → " + oneLine(strings.Join(a.Values, ", ")))
 			return a, nil
 		}
 		r.p.DimLine(askHelp(q))
 	}
 }
+
+// oneLine is s with its runs of white space (newlines included) made one
+// space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // askHelp is the line under a question: how to answer it.
 func askHelp(q tools.Question) string {
@@ -126,7 +133,7 @@ func askHelp(q tools.Question) string {
 		if q.Type == tools.QuestionChoice {
 			s += " · Enter takes the default"
 		} else {
-			s += " · Enter: " + q.Default
+			s += " · Enter: " + oneLine(q.Default)
 		}
 	}
 	return s + " · /skip declines"
@@ -166,10 +173,17 @@ func parseAnswer(q tools.Question, line string) (tools.Answer, bool) {
 	// choice: a number, an option's text, the start of only one option,
 	// or any other text, taken as the answer.
 	if n, err := strconv.Atoi(s); err == nil {
-		if n < 1 || n > len(q.Options) {
-			return tools.Answer{}, false
+		if n >= 1 && n <= len(q.Options) {
+			return one(q.Options[n-1])
 		}
-		return one(q.Options[n-1])
+		// Not an option's number: an option's text that is a number
+		// (a year, a port), else no answer.
+		for _, o := range q.Options {
+			if o == s {
+				return one(o)
+			}
+		}
+		return tools.Answer{}, false
 	}
 	var starts []string
 	for _, o := range q.Options {

@@ -216,9 +216,10 @@ func AskedAgent(args json.RawMessage) string {
 }
 
 // AnsweredLine is what the editor and the terminal show as the output of
-// an ask_agent call that answered: the answer has scrolled already.
-func AnsweredLine(agent, answer string) string {
-	return fmt.Sprintf("%s answered (%d characters)", agent, len([]rune(answer)))
+// an ask_agent call that answered: the answer has scrolled already. output
+// is the call's output, cut to maxOutput: N is the whole answer's length.
+func AnsweredLine(agent, output string) string {
+	return fmt.Sprintf("%s answered (%d characters)", agent, UntruncatedLen(output))
 }
 
 func oneLineRole(s string) string {

@@ -2,6 +2,8 @@ package tools
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -26,4 +28,23 @@ func Truncate(s string, max int) string {
 	head := max - tail
 	cut := len(runes) - head - tail
 	return fmt.Sprintf("%s\n[... %d characters cut ...]\n%s", string(runes[:head]), cut, string(runes[len(runes)-tail:]))
+}
+
+// truncatedMark finds the marker Truncate puts in an output it cut.
+var truncatedMark = regexp.MustCompile(`\n\[\.\.\. (\d+) characters cut \.\.\.\]\n`)
+
+// UntruncatedLen is how many characters s had before Truncate cut it (its
+// own length when it was not cut): what an ask_agent call's answer was,
+// from the output the model read.
+func UntruncatedLen(s string) int {
+	n := utf8.RuneCountInString(s)
+	loc := truncatedMark.FindStringSubmatchIndex(s)
+	if loc == nil {
+		return n
+	}
+	cut, err := strconv.Atoi(s[loc[2]:loc[3]])
+	if err != nil {
+		return n
+	}
+	return n - utf8.RuneCountInString(s[loc[0]:loc[1]]) + cut
 }
