@@ -517,6 +517,8 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 		}
 		c.Preview = plan.Preview
 		c.Diff = plan.Diff
+	} else if t.Preview != nil {
+		c.Preview = t.Preview(c.Args)
 	}
 	if !a.permitted(ctx, t, c, ui) {
 		if ctx.Err() != nil {

@@ -200,6 +200,24 @@ func NewAskAgent(o AskAgentOptions) *Tool {
 			}
 			return fmt.Sprintf("%s — %s", name, first)
 		},
+		// The summary names the agent and the task's first line: the
+		// permission prompt shows the whole task, and whether the
+		// conversation goes with it, since the asked agent may run its
+		// calls unasked (its entry's yolo).
+		Preview: func(args json.RawMessage) string {
+			var a askAgentArgs
+			if json.Unmarshal(args, &a) != nil {
+				return ""
+			}
+			p := strings.TrimSpace(a.Prompt)
+			if !strings.Contains(p, "\n") && !bool(a.WithContext) {
+				return "" // the summary shows it all
+			}
+			if bool(a.WithContext) {
+				p += "\n(with this conversation: its questions, answers and tool calls)"
+			}
+			return p
+		},
 		Checked: run,
 		Run: func(ctx context.Context, args json.RawMessage) string {
 			out, _ := run(ctx, args)

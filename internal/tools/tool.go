@@ -62,6 +62,10 @@ type Tool struct {
 	// Run runs one call. The arguments are a JSON object that has already
 	// been repaired and checked against Schema's required keys.
 	Run func(ctx context.Context, args json.RawMessage) string
+	// Preview, when set, is what a permission prompt shows under the call
+	// of a tool without a Plan, beyond its one-line summary (ask_agent:
+	// the whole task, not only its first line). nil means nothing.
+	Preview func(args json.RawMessage) string
 	// Checked, when set, runs one call like Run and also says whether it
 	// failed (an ordinary failure: the text is still what the model
 	// reads); the agent uses it instead of Run, so that an editor can
