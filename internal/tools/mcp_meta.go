@@ -27,7 +27,7 @@ const mcpMetaSchema = `{"type":"object","properties":{` +
 	`"action":{"type":"string","enum":["list","schema","call"]},` +
 	`"server":{"type":"string"},` +
 	`"tool":{"type":"string"},` +
-	`"arguments":{"type":"object","description":"The tool's arguments, for call."}},` +
+	`"arguments":{"type":"object"}},` +
 	`"required":["action"]}`
 
 // MCPServerNamer is what the servers may also offer: the name of every
