@@ -171,6 +171,11 @@ func runMCPMeta(ctx context.Context, s MCPServers, a mcpMetaArgs) (string, bool)
 		}
 		args, reason := mcpRepair(t, a.arguments)
 		if reason != "" {
+			if a.arguments == nil {
+				// Most likely the tool's arguments were written next to
+				// action, where they are not declared (and were dropped).
+				reason = "the tool's arguments go in arguments, an object: " + reason
+			}
 			return fmt.Sprintf("[error: mcp: %s; its input schema: %s]", reason, mcpCompact(t.InputSchema)), true
 		}
 		return s.Call(ctx, t.Server, t.Name, args)

@@ -91,6 +91,8 @@ func TestMCPMetaActions(t *testing.T) {
 			call: `ev/write_file {"x":1}`},
 		{name: "call missing a required argument shows the schema", args: `{"action":"call","server":"fs","tool":"read_text_file","arguments":{"head":3}}`,
 			want: []string{`[error: mcp: read_text_file needs the argument path (a string); it was not run; its input schema: {"type":"object","properties":{"path":{"type":"string"},"head":{"type":"number"}},"required":["path"]}]`}, failed: true},
+		{name: "call without arguments of a tool that needs some", args: `{"action":"call","server":"ev","tool":"echo"}`,
+			want: []string{`[error: mcp: the tool's arguments go in arguments, an object: echo needs the argument message (a string); it was not run; its input schema: {`}, failed: true},
 		{name: "call with arguments that are not an object", args: `{"action":"call","server":"ev","tool":"echo","arguments":[1]}`,
 			want: []string{"[error: mcp: arguments must be a JSON object; its input schema:"}, failed: true},
 		{name: "run is call", args: `{"action":"Run","server":"ev","tool":"echo","arguments":{"message":"x"}}`,
