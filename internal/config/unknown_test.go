@@ -92,7 +92,7 @@ func TestKnownKeysAreRead(t *testing.T) {
 		}
 	}
 	for _, k := range mcpServerKeys {
-		if _, err := loadText(t, "mcp:\n  servers:\n    - "+k+": [[1]]\n", nil); err == nil || !strings.Contains(err.Error(), "mcp.servers[0]."+k+" must be") {
+		if _, err := loadText(t, "mcp:\n  servers:\n    - "+k+": [[1]]\n", nil); err == nil || !strings.Contains(err.Error(), "mcp.servers[0]."+k) {
 			t.Errorf("mcp.servers[0].%s not read: %v", k, err)
 		}
 	}
