@@ -1,10 +1,15 @@
 package main_test
 
 import (
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"mm/internal/llmtest"
 )
@@ -105,4 +110,67 @@ func TestMCPFilesystemReadWrite(t *testing.T) {
 	if res := mcpResults(t, reqs[2]); len(res) != 2 || res[1] != "from mcp\n" {
 		t.Errorf("read back: %q", res)
 	}
+}
+
+// server-everything over streamable HTTP, with a configured header: its
+// tools are declared with their schema text (read from the SSE or JSON
+// answers), and a call works.
+func TestMCPStreamableHTTP(t *testing.T) {
+	ev := mcpServerBin(t, "mcp-server-everything")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	cmd := exec.Command(ev, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	var out lockedOutput
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "listening on port") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the HTTP server did not start:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "mcp:\n  promptBudget: 100000\n  servers:\n    - name: web\n      url: http://127.0.0.1:"+port+"/mcp\n      headers: {X-Test: \"${MM_TEST_TOKEN}\"}\n")
+	srv := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("web_get-sum", `{"a":2,"b":3}`)}},
+		llmtest.Turn{Text: "done"},
+	)
+	r := mm(t, dir, srv, []string{"MM_TEST_TOKEN=t0k"}, "", "-c", cfg, "-p", "sum")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	reqs := srv.ChatRequests()
+	if !strings.Contains(mcpToolsJSON(t, reqs[0]), `"properties":{"a":{"type":"number","description":"First number"},"b":`) {
+		t.Errorf("get-sum's schema is not the server's text:\n%s", mcpToolsJSON(t, reqs[0]))
+	}
+	if got := mcpResults(t, reqs[1]); len(got) != 1 || got[0] != "The sum of 2 and 3 is 5." {
+		t.Errorf("result: %q\n%s", got, r.stderr)
+	}
+}
+
+// lockedOutput is a buffer two writers share.
+type lockedOutput struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedOutput) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedOutput) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
