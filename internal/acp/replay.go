@@ -38,7 +38,7 @@ func (s *server) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (ac
 	if err != nil {
 		return acpsdk.LoadSessionResponse{}, invalidParams("%v", err)
 	}
-	l, err := s.open(p.SessionId, cwd, stored, len(p.McpServers))
+	l, err := s.open(p.SessionId, cwd, stored, p.McpServers)
 	if err != nil {
 		return acpsdk.LoadSessionResponse{}, err
 	}

@@ -81,6 +81,8 @@ func (s *server) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acps
 		SessionCapabilities: acpsdk.SessionCapabilities{
 			Close: &acpsdk.SessionCloseCapabilities{},
 		},
+		// MCP servers over streamable HTTP too (stdio every agent takes).
+		McpCapabilities: acpsdk.McpCapabilities{Http: true},
 	}
 	if s.cfg.Sessions.Enabled {
 		caps.SessionCapabilities.List = &acpsdk.SessionListCapabilities{}
@@ -118,7 +120,7 @@ func (s *server) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acps
 	}
 	cwd := filepath.Clean(p.Cwd)
 	stored := session.New(time.Now(), s.cfg.Model, s.cfg.Provider, cwd)
-	l, err := s.open(acpsdk.SessionId(stored.ID), cwd, stored, len(p.McpServers))
+	l, err := s.open(acpsdk.SessionId(stored.ID), cwd, stored, p.McpServers)
 	if err != nil {
 		return acpsdk.NewSessionResponse{}, err
 	}
@@ -130,7 +132,7 @@ func (s *server) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acps
 }
 
 // open makes the live session id and logs its banner.
-func (s *server) open(id acpsdk.SessionId, cwd string, stored *session.Session, mcp int) (*live, error) {
+func (s *server) open(id acpsdk.SessionId, cwd string, stored *session.Session, offered []acpsdk.McpServer) (*live, error) {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -139,7 +141,8 @@ func (s *server) open(id acpsdk.SessionId, cwd string, stored *session.Session, 
 	fs := s.clientFS
 	s.mu.Unlock()
 	l := &live{id: id, srv: s, stored: stored}
-	opts := engine.SessionOptions{Cwd: cwd, SkillsBase: s.opts.SkillsBase}
+	servers, skipped := mcpServers(offered, s.cfg.MCP.Servers)
+	opts := engine.SessionOptions{Cwd: cwd, SkillsBase: s.opts.SkillsBase, MCPServers: servers}
 	if fs {
 		opts.Files = NewEditorFiles(s.conn, id)
 		l.files = opts.Files
@@ -169,8 +172,8 @@ func (s *server) open(id acpsdk.SessionId, cwd string, stored *session.Session, 
 	for _, w := range l.es.SkillWarnings {
 		s.log.line(w)
 	}
-	if mcp > 0 {
-		s.log.line(fmt.Sprintf("session %s: the client offered %d MCP server(s); mm does not use MCP servers", id, mcp))
+	for _, w := range skipped {
+		s.log.line(fmt.Sprintf("session %s: %s", id, w))
 	}
 	return l, nil
 }

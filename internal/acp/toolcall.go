@@ -38,7 +38,11 @@ func title(c *agent.Call) string {
 	case "lsp":
 		s = "lsp " + s
 	default:
-		s = oneLine(c.Name) + " " + s
+		name := c.Name
+		if c.MCP != "" {
+			name = c.MCP // an MCP tool: server/tool
+		}
+		s = oneLine(name) + " " + s
 	}
 	if cut := textcut.FirstRunes(s, maxTitle); cut != s {
 		s = cut + "…"

@@ -50,11 +50,15 @@ func (u *turnUI) ToolStart(c *agent.Call) {
 // mayAsk reports whether the call may wait for a permission (the agent
 // decides; an answer "for the session" skips the question).
 func (u *turnUI) mayAsk(c *agent.Call) bool {
-	if u.yolo {
+	t := u.l.es.Tools.Lookup(c.Name)
+	if t == nil {
 		return false
 	}
-	t := u.l.es.Tools.Lookup(c.Name)
-	return t != nil && t.NeedsPermission(c.Args)
+	if u.yolo {
+		// An MCP tool set to ask in mcp.permissions asks under yolo too.
+		return t.AsksUnderYolo != nil && t.AsksUnderYolo(c.Args)
+	}
+	return t.NeedsPermission(c.Args)
 }
 
 func (u *turnUI) ToolEnd(c *agent.Call) {

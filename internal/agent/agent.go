@@ -76,6 +76,8 @@ type Call struct {
 	// Paths are the files the call reads or changes, absolute (the
 	// locations an editor shows); set before ToolStart.
 	Paths []string
+	// MCP is "server/tool" for an MCP server's tool (tools.Tool.MCP).
+	MCP string
 
 	// Set when the call has run.
 	Output  string
@@ -123,6 +125,11 @@ type Options struct {
 	Watchdog   time.Duration
 	FirstToken time.Duration
 	Yolo       bool
+	// BeforeTurn, when set, runs at the start of each Ask, before the
+	// first request: the engine declares there the tools of MCP servers
+	// that were late at start-up, so the tool list changes only between
+	// turns.
+	BeforeTurn func()
 }
 
 // maxTokensRetries is how many times a tool call cut by max_tokens is handed
@@ -214,6 +221,9 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	res := &Result{ToolCalls: map[string]int{}}
 	defer func() { res.Elapsed = time.Since(start) }()
 
+	if a.opts.BeforeTurn != nil {
+		a.opts.BeforeTurn()
+	}
 	a.autoCompact(ctx, question, ui)
 	before := len(a.history)
 	a.history = append(a.history, ai.NewUserTextMessage(question))
@@ -440,6 +450,7 @@ func (a *Agent) prepare(recovered []toolcall.Call) []*Call {
 			c.Kind = t.KindFor(rc.Arguments)
 			c.Summary = t.SummaryOf(rc.Arguments)
 			c.Paths = t.PathsOf(rc.Arguments)
+			c.MCP = t.MCP
 		}
 		calls = append(calls, c)
 	}
@@ -545,7 +556,10 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 // permitted applies yolo and the session's answers, and asks the UI when it
 // must.
 func (a *Agent) permitted(ctx context.Context, t *tools.Tool, c *Call, ui UI) bool {
-	if a.opts.Yolo || !t.NeedsPermission(c.Args) || a.allowed[c.Name] {
+	// Under yolo, a tool asks only when it says so (an MCP tool set to
+	// ask in mcp.permissions).
+	yolo := a.opts.Yolo && (t.AsksUnderYolo == nil || !t.AsksUnderYolo(c.Args))
+	if yolo || !t.NeedsPermission(c.Args) || a.allowed[c.Name] {
 		return true
 	}
 	if a.never[c.Name] {

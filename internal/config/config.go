@@ -51,6 +51,7 @@ type Config struct {
 	Trace    TraceConfig    `yaml:"trace"`
 	ACP      ACPConfig      `yaml:"acp"`
 	LSP      LSPConfig      `yaml:"lsp"`
+	MCP      MCPConfig      `yaml:"mcp"`
 
 	TUI  bool `yaml:"tui"`
 	Yolo bool `yaml:"yolo"`
@@ -170,6 +171,7 @@ func Default() *Config {
 		Sessions: SessionsConfig{Dir: ".mm/sessions"},
 		Trace:    TraceConfig{Dir: ".mm/traces"},
 		ACP:      ACPConfig{Name: DefaultACPName, Title: DefaultACPTitle},
+		MCP:      MCPConfig{Timeout: 60 * time.Second, PromptBudget: 4096},
 		Yolo:     true,
 
 		ProjectInstructions: true,

@@ -368,6 +368,8 @@ func (d *decoder) top(root *yaml.Node) error {
 			err = d.acp(v)
 		case "lsp":
 			err = d.lsp(v)
+		case "mcp":
+			err = d.mcp(v)
 		case "tui":
 			c.TUI, err = d.boolean(v, key)
 		case "yolo":

@@ -236,6 +236,9 @@ func finish(cfg *Config, path string, nodes map[string]*yaml.Node, getenv func(s
 	if p := cfg.validate(); p != nil {
 		return nil, placed(path, p, nodes, fromEnv)
 	}
+	if p := expandMCP(&cfg.MCP, getenv); p != nil {
+		return nil, placed(path, p, nodes, fromEnv)
+	}
 	return cfg, nil
 }
 

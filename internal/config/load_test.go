@@ -265,7 +265,7 @@ func TestEmptyAndUnknown(t *testing.T) {
 	}
 	cfg := mustLoad(t, `
 someFutureKey: 12
-mcp:
+plugins:
   servers: {x: 1}
 maxTurns: 7
 context:
@@ -343,6 +343,7 @@ projectInstructions: false
 		Sessions: SessionsConfig{Enabled: true, Dir: "/tmp/s"},
 		Trace:    TraceConfig{Enabled: true, Dir: "traces"},
 		ACP:      ACPConfig{Name: "homer", Title: "Homer (coder)"},
+		MCP:      MCPConfig{Timeout: 60 * time.Second, PromptBudget: 4096},
 		TUI:      true, Yolo: false,
 		Path: "agent.yaml", Dir: cfg.Dir,
 	}

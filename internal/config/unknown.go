@@ -20,7 +20,7 @@ var (
 		"system", "skillsDir", "bashTool", "editTools", "fetchContentTool",
 		"askUserTool", "sampling", "watchdogTimeout", "firstTokenTimeout",
 		"bashTimeout", "context", "sessions", "trace", "acp", "lsp", "tui", "yolo",
-		"permissions", "mmConfigs", "projectInstructions",
+		"permissions", "mmConfigs", "projectInstructions", "mcp",
 	}
 	contextKeys   = []string{"enabled", "threshold", "maxMessages", "keepLastTurns", "summaryMaxTokens", "prompt", "showStats"}
 	sessionsKeys  = []string{"enabled", "dir"}
@@ -29,6 +29,8 @@ var (
 	lspKeys       = []string{"servers"}
 	lspServerKeys = []string{"name", "command", "args", "extensions"}
 	mmConfigKeys  = []string{"path", "description", "yolo"}
+	mcpKeys       = []string{"servers", "permissions", "timeout", "promptBudget"}
+	mcpServerKeys = []string{"name", "command", "args", "env", "url", "headers"}
 )
 
 // known reports whether key, read in the mapping at where, is one of

@@ -74,7 +74,7 @@ hooks: [a, b]
 // wrong type, each is refused (a key missing from the decoder would be
 // skipped in silence).
 func TestKnownKeysAreRead(t *testing.T) {
-	sections := map[string][]string{"": topKeys, "context": contextKeys, "sessions": sessionsKeys, "trace": traceKeys, "acp": acpKeys, "lsp": lspKeys}
+	sections := map[string][]string{"": topKeys, "context": contextKeys, "sessions": sessionsKeys, "trace": traceKeys, "acp": acpKeys, "lsp": lspKeys, "mcp": mcpKeys}
 	for where, keys := range sections {
 		for _, k := range keys {
 			text := k + ": [[1]]\n"
@@ -91,6 +91,11 @@ func TestKnownKeysAreRead(t *testing.T) {
 			t.Errorf("lsp.servers[0].%s not read: %v", k, err)
 		}
 	}
+	for _, k := range mcpServerKeys {
+		if _, err := loadText(t, "mcp:\n  servers:\n    - "+k+": [[1]]\n", nil); err == nil || !strings.Contains(err.Error(), "mcp.servers[0]."+k) {
+			t.Errorf("mcp.servers[0].%s not read: %v", k, err)
+		}
+	}
 	for _, k := range mmConfigKeys {
 		if _, err := loadText(t, "mmConfigs:\n  a:\n    path: a.yaml\n    "+k+": [1]\n", nil); k != "path" && (err == nil || !strings.Contains(err.Error(), "mmConfigs.a."+k+" must be")) {
 			t.Errorf("mmConfigs.a.%s not read: %v", k, err)
@@ -102,7 +107,7 @@ func TestNearest(t *testing.T) {
 	cases := map[string]string{
 		"yollo": "yolo", "YOLO": "yolo", "maxturns": "maxTurns", "skillDir": "skillsDir",
 		"sytem": "system", "tiu": "tui", "baseURL": "baseUrl", "fallbak": "fallback",
-		"foo": "", "lsp2": "lsp", "xyz": "", "mcp": "acp", "model_name": "", "": "",
+		"foo": "", "lsp2": "lsp", "mpc": "mcp", "xyz": "", "model_name": "", "": "",
 	}
 	for in, want := range cases {
 		if got := nearest(in, topKeys); got != want {

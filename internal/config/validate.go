@@ -71,6 +71,9 @@ func (c *Config) validate() *problem {
 	if p := validateLSP(c.LSP.Servers); p != nil {
 		return p
 	}
+	if p := validateMCP(&c.MCP); p != nil {
+		return p
+	}
 	switch {
 	case c.BashTimeout <= 0:
 		return badDuration("bashTimeout", "bashTimeout must be > 0")

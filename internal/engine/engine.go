@@ -19,6 +19,7 @@ import (
 	"mm/internal/config"
 	"mm/internal/llm"
 	"mm/internal/lsp"
+	"mm/internal/mcp"
 	"mm/internal/project"
 	"mm/internal/skills"
 	"mm/internal/tools"
@@ -68,6 +69,10 @@ type Engine struct {
 	LSP *lsp.Manager
 	// Agents is Options.Agents (nil without mmConfigs); Close stops them.
 	Agents tools.AgentAsker
+	// MCP runs the MCP servers of the engine's session; Close stops them.
+	MCP *mcp.Manager
+	// warn is Options.Warn.
+	warn func(string)
 
 	// The context window, asked once per model (model.go).
 	windowMu  sync.Mutex
@@ -109,10 +114,11 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	}
 	g := llm.NewGenkit(ctx)
 	model := llm.DefineModel(g, client)
-	e := &Engine{Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Agents: opts.Agents}
+	e := &Engine{Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Agents: opts.Agents, warn: opts.Warn}
 	s := e.NewSession(SessionOptions{Cwd: cwd, SkillsBase: opts.SkillsBase})
 	e.Tools, e.Cwd, e.Root, e.SkillWarnings, e.Skills = s.Tools, s.Cwd, s.Root, s.SkillWarnings, s.Skills
 	e.LSP, e.Warnings, e.Instructions, e.Agent = s.LSP, s.Warnings, s.Instructions, s.Agent
+	e.MCP = s.MCP
 	e.wireModel()
 	e.wireAgent(e.Agent)
 	if cfg.Context.Enabled && cfg.Context.MaxMessages == 0 {
@@ -135,6 +141,9 @@ type SessionOptions struct {
 	// Files, when set, is where the file tools read and write instead of
 	// the disk (an editor's buffers, ACP fs/*).
 	Files tools.Editor
+	// MCPServers are the session's own MCP servers (an ACP client's
+	// mcpServers), after those of mcp.servers.
+	MCPServers []config.MCPServer
 }
 
 // Session is one conversation with a working directory of its own: its
@@ -153,6 +162,10 @@ type Session struct {
 	// Warnings are the language servers' and the project instructions'.
 	Warnings     []string
 	Instructions project.Instructions
+	// MCP runs the session's MCP servers (nil without any); Close stops
+	// them.
+	MCP *mcp.Manager
+	mcp *sessionMCP
 }
 
 // NewSession builds the tools and the agent of one conversation in
@@ -168,6 +181,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	s := &Session{Cwd: cwd, Root: project.Root(cwd)}
 	s.LSP, s.Warnings = lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents}, s.LSP)
+	e.startMCP(s, opts.MCPServers)
 	if cfg.ProjectInstructions {
 		var w []string
 		s.Instructions, w = project.ReadInstructions(cwd, s.Root)
@@ -177,7 +191,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 		Model: e.Model, Tools: s.Tools, System: systemPrompt(cfg, s.Instructions),
 		MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 		Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
-		Yolo: cfg.Yolo,
+		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) },
 	})
 	if e.Agent != nil {
 		// A session made after Start: the engine's model is wired already.
@@ -189,6 +203,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 // Close stops what the session started: its language servers.
 func (s *Session) Close() {
 	s.LSP.Close()
+	s.MCP.Close()
 }
 
 // Tools declares the tools the configuration turns on, in a fixed order
@@ -271,6 +286,7 @@ func systemPrompt(cfg *config.Config, instr project.Instructions) string {
 // asked agents.
 func (e *Engine) Close() {
 	e.LSP.Close()
+	e.MCP.Close()
 	if e.Agents != nil {
 		e.Agents.Close()
 	}

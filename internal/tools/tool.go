@@ -46,6 +46,12 @@ type Tool struct {
 	// Mutates reports whether this call changes something, and so waits for
 	// the user's permission when yolo is false. nil means never.
 	Mutates func(args json.RawMessage) bool
+	// AsksUnderYolo, when set, says this call asks even under yolo: true
+	// (an MCP tool that mcp.permissions sets to ask). nil means never.
+	AsksUnderYolo func(args json.RawMessage) bool
+	// MCP is "server/tool" for an MCP server's tool, "" otherwise: the
+	// terminal shows that name (🔌 server/tool).
+	MCP string
 	// KindOf, when set, gives the kind of one call (lsp: rename edits,
 	// the other actions read). nil means Kind.
 	KindOf func(args json.RawMessage) Kind

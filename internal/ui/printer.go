@@ -450,6 +450,8 @@ func Icon(tool string) string {
 		return "🗣"
 	case "ask_user":
 		return "❓"
+	case "mcp":
+		return "🔌"
 	}
 	return "🛠️"
 }
@@ -457,6 +459,10 @@ func Icon(tool string) string {
 // ToolLine is `🛠️ bash: <command>` (one line: a multi-line command shows
 // its first line and how many more).
 func ToolLine(c *agent.Call) string {
+	if c.MCP != "" {
+		// An MCP tool: its server and its own name, not the declared one.
+		return fmt.Sprintf("🔌 %s: %s", c.MCP, clipWidth(oneLine(c.Summary), 200))
+	}
 	return fmt.Sprintf("%s %s: %s", Icon(c.Name), c.Name, oneLine(c.Summary))
 }
 
@@ -517,8 +523,12 @@ func (p *Printer) preview(text string) string {
 // PreviewLines like any preview).
 func (p *Printer) Permission(c *agent.Call) {
 	summary := strings.Trim(c.Summary, "\n")
+	name := c.Name
+	if c.MCP != "" {
+		name = c.MCP // server/tool
+	}
 	if !strings.Contains(summary, "\n") {
-		p.Line(fmt.Sprintf("🔐 %s %s", c.Name, compactBlanks(summary)))
+		p.Line(fmt.Sprintf("🔐 %s %s", name, compactBlanks(summary)))
 	} else {
 		lines := strings.Split(summary, "\n")
 		var b strings.Builder
@@ -618,6 +628,13 @@ func Summary(res *agent.Result) string {
 	add(res.ToolCalls["read_file"]+res.ToolCalls["write_file"]+res.ToolCalls["edit_file"], "📝", "file op(s)")
 	add(res.ToolCalls["read_skill"], "📖", "skill(s)")
 	add(res.ToolCalls["lsp"], "🔎", "lsp call(s)")
+	mcpCalls := 0
+	for _, c := range res.Calls {
+		if c.MCP != "" || c.Name == "mcp" {
+			mcpCalls++
+		}
+	}
+	add(mcpCalls, "🔌", "mcp call(s)")
 	parts = append(parts, formatElapsed(res.Elapsed))
 	if res.Usage.Input > 0 || res.Usage.Output > 0 {
 		tok := fmt.Sprintf("%s in / %s out tokens", count(res.Usage.Input), count(res.Usage.Output))

@@ -1,0 +1,108 @@
+package mcp
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mm/internal/procguard"
+)
+
+// proc is one running stdio server.
+type proc struct {
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	pgid   int
+	exited chan struct{}
+	stderr *tailBuffer
+}
+
+// startProc runs a stdio server in dir, in its own process group (npx
+// starts node under it: stopping the group stops both) and tied to mm:
+// if mm is killed, the kernel kills the server (Pdeathsig, on a thread
+// that lives as long as the child: procguard.StartTied).
+func startProc(command string, args, env []string, dir string, sn *schemas) (*proc, sdk.Transport, error) {
+	cmd := exec.Command(command, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Pipes of our own, not StdoutPipe: Wait would close the read end as
+	// soon as the server exits, under the SDK's feet.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, nil, err
+	}
+	p := &proc{cmd: cmd, stdin: inW, stdout: outR, exited: make(chan struct{}), stderr: &tailBuffer{max: 4096}}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
+	cmd.WaitDelay = time.Second
+	err = procguard.StartTied(cmd, p.exited, func(error) {})
+	inR.Close() // the child has its copies
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, nil, err
+	}
+	p.pgid = cmd.Process.Pid
+	return p, &sdk.IOTransport{Reader: &lineTee{r: outR, s: sn}, Writer: inW}, nil
+}
+
+// stop ends the server's process group: SIGTERM, then SIGKILL for what is
+// still there after a moment. It returns once the server has exited.
+func (p *proc) stop() {
+	p.stdin.Close()
+	syscall.Kill(-p.pgid, syscall.SIGTERM)
+	select {
+	case <-p.exited:
+	case <-time.After(2 * time.Second):
+	}
+	// The group may outlive its leader (npx's node): kill what is left.
+	syscall.Kill(-p.pgid, syscall.SIGKILL)
+	select {
+	case <-p.exited:
+	case <-time.After(5 * time.Second):
+	}
+	p.stdout.Close()
+}
+
+// tailBuffer keeps the last max bytes a server wrote to stderr: its last
+// line explains a server that did not start.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(b), nil
+}
+
+// lastLine is the last non-empty line written, cut to 200 bytes.
+func (t *tailBuffer) lastLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if len(last) > 200 {
+		last = last[:200] + "…"
+	}
+	return strings.ToValidUTF8(last, "")
+}
