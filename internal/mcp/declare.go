@@ -15,8 +15,10 @@ type DeclareOptions struct {
 	// Budget is mcp.promptBudget: past it, the single mcp tool is declared.
 	Budget    int
 	MaxOutput int
-	// Ask says a tool asks under yolo: true (mcp.permissions).
-	Ask func(server, tool string) bool
+	// Ask says a tool asks under yolo: true (mcp.permissions); AnyAsk
+	// that some rule of mcp.permissions says ask.
+	Ask    func(server, tool string) bool
+	AnyAsk bool
 	// Taken are the names already declared (the built-in tools).
 	Taken []string
 }
@@ -34,7 +36,16 @@ func Declarations(s tools.MCPServers, ts []tools.MCPTool, o DeclareOptions) []*t
 			t.AsksUnderYolo = func(args json.RawMessage) bool {
 				var a struct{ Server, Tool string }
 				json.Unmarshal(args, &a)
-				return a.Tool != "" && o.Ask(a.Server, a.Tool)
+				for _, mt := range s.Tools() {
+					if mt.Server == a.Server && mt.Name == a.Tool {
+						return o.Ask(a.Server, a.Tool)
+					}
+				}
+				// The mcp tool also finds a tool from a name written
+				// otherwise (no server, "fs/write_file", another case):
+				// a rule of mcp.permissions must not be slipped past by
+				// the spelling, so such a call asks when any rule does.
+				return a.Tool != "" && o.AnyAsk
 			}
 		}
 		return []*tools.Tool{t}
