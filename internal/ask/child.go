@@ -35,7 +35,7 @@ type child struct {
 	cmd    *exec.Cmd
 	stdin  *os.File
 	conn   *acpsdk.ClientSideConnection
-	stderr *tail
+	stderr *procguard.Tail
 	exited chan struct{}
 	pgid   int
 	// Title is the child's agentInfo.title.
@@ -114,7 +114,7 @@ func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error)
 		stdin.Close()
 		return nil, err
 	}
-	c := &child{name: name, cmd: cmd, stdin: stdin, stderr: &tail{}, exited: make(chan struct{}), calls: map[acpsdk.SessionId]*call{}, order: newOrder()}
+	c := &child{name: name, cmd: cmd, stdin: stdin, stderr: &procguard.Tail{Max: 8 << 10}, exited: make(chan struct{}), calls: map[acpsdk.SessionId]*call{}, order: newOrder()}
 	cmd.Stderr = c.stderr
 	err = procguard.StartTied(cmd, c.exited, func(err error) {
 		c.mu.Lock()
@@ -190,7 +190,7 @@ func (c *child) endError(err error) error {
 	if errors.As(werr, &ee) {
 		code = ee.ExitCode()
 	}
-	reason := c.stderr.last()
+	reason := c.stderr.LastLine()
 	if reason == "" {
 		reason = "its process ended"
 		if werr != nil {
@@ -361,30 +361,4 @@ func rewrite(line []byte, o *order) []byte {
 		return append(out, '\n')
 	}
 	return line
-}
-
-// tail keeps the end of a child's stderr, for the reason of a failure.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-const tailKeep = 8 << 10
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > tailKeep {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-tailKeep:]...)
-	}
-	return len(p), nil
-}
-
-// last is the last line that is not blank.
-func (t *tail) last() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -64,7 +64,7 @@ type proc struct {
 	exited  chan struct{} // closed once the process has been reaped
 	waitMu  sync.Mutex
 	waitErr error
-	stderr  *tailBuffer
+	stderr  *procguard.Tail
 	caps    map[string]json.RawMessage
 	broken  atomic.Bool // a write or a read failed: the pipe is gone
 
@@ -162,7 +162,7 @@ func (s *server) start(ctx context.Context) (*proc, error) {
 		stdin.Close()
 		return nil, err
 	}
-	p := &proc{s: s, cmd: cmd, stdin: stdin, exited: make(chan struct{}), stderr: &tailBuffer{max: stderrKeep},
+	p := &proc{s: s, cmd: cmd, stdin: stdin, exited: make(chan struct{}), stderr: &procguard.Tail{Max: stderrKeep},
 		docs: map[string]*document{}, diags: map[string]*published{}, pubWake: make(chan struct{})}
 	// os/exec drains stderr into the tail (a server blocked on a full
 	// stderr pipe stops answering) and Wait returns once the copy is
@@ -391,7 +391,7 @@ func (p *proc) explain(err error) error {
 			msg = fmt.Sprintf("the server read nothing for %s", writeTimeout)
 		}
 	}
-	if last := p.stderr.lastLine(); last != "" {
+	if last := p.stderr.LastLine(); last != "" {
 		msg += ": " + last
 	}
 	p.broken.Store(true)
@@ -546,33 +546,4 @@ type deadlineWriter struct{ f *os.File }
 func (w deadlineWriter) Write(b []byte) (int, error) {
 	w.f.SetWriteDeadline(time.Now().Add(writeTimeout))
 	return w.f.Write(b)
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > t.max {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(b), nil
-}
-
-// lastLine is the last non-empty line written, cut to 200 bytes.
-func (t *tailBuffer) lastLine() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
-	if len(last) > 200 {
-		last = last[:200] + "…"
-	}
-	return strings.ToValidUTF8(last, "")
 }

@@ -3,8 +3,6 @@ package mcp
 import (
 	"os"
 	"os/exec"
-	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -20,7 +18,7 @@ type proc struct {
 	stdout *os.File
 	pgid   int
 	exited chan struct{}
-	stderr *tailBuffer
+	stderr *procguard.Tail
 }
 
 // startProc runs a stdio server in dir, in its own process group (npx
@@ -44,7 +42,7 @@ func startProc(command string, args, env []string, dir string, sn *schemas) (*pr
 		inW.Close()
 		return nil, nil, err
 	}
-	p := &proc{cmd: cmd, stdin: inW, stdout: outR, exited: make(chan struct{}), stderr: &tailBuffer{max: 4096}}
+	p := &proc{cmd: cmd, stdin: inW, stdout: outR, exited: make(chan struct{}), stderr: &procguard.Tail{Max: 4096}}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	cmd.WaitDelay = time.Second
 	err = procguard.StartTied(cmd, p.exited, func(error) {})
@@ -75,34 +73,4 @@ func (p *proc) stop() {
 	case <-time.After(5 * time.Second):
 	}
 	p.stdout.Close()
-}
-
-// tailBuffer keeps the last max bytes a server wrote to stderr: its last
-// line explains a server that did not start.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > t.max {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(b), nil
-}
-
-// lastLine is the last non-empty line written, cut to 200 bytes.
-func (t *tailBuffer) lastLine() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
-	if len(last) > 200 {
-		last = last[:200] + "…"
-	}
-	return strings.ToValidUTF8(last, "")
 }

@@ -94,7 +94,7 @@ func (s *server) connect(ctx context.Context) (*conn, []tools.MCPTool, error) {
 	fail := func(err error) (*conn, []tools.MCPTool, error) {
 		if p != nil {
 			p.stop()
-			if line := p.stderr.lastLine(); line != "" {
+			if line := p.stderr.LastLine(); line != "" {
 				err = fmt.Errorf("%v (%s)", err, line)
 			}
 		}
