@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"strings"
 	"testing"
 
 	"mm/internal/llmtest"
@@ -32,5 +33,27 @@ func TestMCPMetaPromptNamesTheToolAndSessionAllowsOne(t *testing.T) {
 	reqs := srv.ChatRequests()
 	if got := mcpResults(t, reqs[3]); len(got) != 2 || got[1] != "[mcp rejected by the user]" {
 		t.Errorf("the second tool ran on the first one's session allowance: %q", got)
+	}
+}
+
+// Under yolo: true a call that mcp.permissions sets to ask is refused in
+// -p; the refusal says why truthfully (not "yolo: false") and names the
+// MCP tool, through the `mcp` tool too.
+func TestMCPAskRefusedInOneShotSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "yolo: true\nmcp:\n  promptBudget: 0\n  permissions:\n    tiny/ping: ask\n  servers:\n"+mcpTinyServer(t, "tiny", dir, ""))
+	srv := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("mcp", `{"action":"call","tool":"PING"}`)}},
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if want := "🔐 mcp tiny/ping refused: nobody can confirm it with -p (mcp.permissions says ask)"; !strings.Contains(r.stderr, want) {
+		t.Errorf("want %q in:\n%s", want, r.stderr)
+	}
+	if strings.Contains(r.stderr, "yolo: false") {
+		t.Errorf("the refusal blames yolo: false under yolo: true:\n%s", r.stderr)
 	}
 }

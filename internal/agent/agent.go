@@ -81,6 +81,9 @@ type Call struct {
 	// Session is what an answer "for the session" covers when it is not
 	// the tool (tools.Tool.SessionKey); set before Permission.
 	Session string
+	// UnderYolo says the call asks although yolo is true (mcp.permissions
+	// says ask), so that a refusal can say why; set before Permission.
+	UnderYolo bool
 
 	// Set when the call has run.
 	Output  string
@@ -573,6 +576,7 @@ func (a *Agent) permitted(ctx context.Context, t *tools.Tool, c *Call, ui UI) bo
 	if a.never[key] {
 		return false
 	}
+	c.UnderYolo = a.opts.Yolo
 	switch ui.Permission(ctx, c) {
 	case AllowOnce:
 		return true
