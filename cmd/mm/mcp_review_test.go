@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,5 +56,24 @@ func TestMCPAskRefusedInOneShotSaysWhy(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "yolo: false") {
 		t.Errorf("the refusal blames yolo: false under yolo: true:\n%s", r.stderr)
+	}
+}
+
+// A server still starting when -p ends is stopped by mm: that is not a
+// failed start, and mm does not report it as one on its way out.
+func TestMCPLateServerStoppedAtExitIsNoFailure(t *testing.T) {
+	dir := t.TempDir()
+	gate := filepath.Join(dir, "never")
+	cfg := writeConfig(t, dir, "mcp:\n  servers:\n"+mcpTinyServer(t, "tiny", dir, "      env: {WAIT_FOR: "+mcpQuote(gate)+"}\n"))
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "[warning: the MCP server tiny is not ready after 5s") {
+		t.Errorf("no late warning:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stderr, "did not start") {
+		t.Errorf("the server mm stopped at exit is reported as a failed start:\n%s", r.stderr)
 	}
 }
