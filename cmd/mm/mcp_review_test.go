@@ -1,7 +1,11 @@
 package main_test
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,5 +79,34 @@ func TestMCPLateServerStoppedAtExitIsNoFailure(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "did not start") {
 		t.Errorf("the server mm stopped at exit is reported as a failed start:\n%s", r.stderr)
+	}
+}
+
+// A 700 KB schema read through `mcp` is cut to maxOutput once: the marker
+// the model reads says how much was really cut (the agent's own cut used
+// to cut the cut output again, over its marker, and say "33 characters").
+func TestMCPHugeSchemaCutOnceTruthfully(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	cfg := writeConfig(t, dir, "yolo: true\nmcp:\n  servers:\n    - name: h\n      command: "+mcpQuote(python)+"\n      args: ["+mcpQuote(filepath.Join(wd, "testdata", "mcp", "huge.py"))+"]\n")
+	srv := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("mcp", `{"action":"schema","server":"h","tool":"wide"}`)}},
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	out := mcpResults(t, srv.ChatRequests()[1])[0]
+	m := regexp.MustCompile(`\n\[\.\.\. (\d+) characters cut \.\.\.\]\n`).FindAllStringSubmatch(out, -1)
+	if len(m) != 1 {
+		t.Fatalf("want one cut marker, got %q", m)
+	}
+	if n, _ := strconv.Atoi(m[0][1]); n < 600000 {
+		t.Errorf("the marker says %d characters cut of a 700 KB schema", n)
 	}
 }
