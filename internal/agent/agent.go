@@ -78,6 +78,12 @@ type Call struct {
 	Paths []string
 	// MCP is "server/tool" for an MCP server's tool (tools.Tool.MCP).
 	MCP string
+	// Session is what an answer "for the session" covers when it is not
+	// the tool (tools.Tool.SessionKey); set before Permission.
+	Session string
+	// UnderYolo says the call asks although yolo is true (mcp.permissions
+	// says ask), so that a refusal can say why; set before Permission.
+	UnderYolo bool
 
 	// Set when the call has run.
 	Output  string
@@ -559,20 +565,26 @@ func (a *Agent) permitted(ctx context.Context, t *tools.Tool, c *Call, ui UI) bo
 	// Under yolo, a tool asks only when it says so (an MCP tool set to
 	// ask in mcp.permissions).
 	yolo := a.opts.Yolo && (t.AsksUnderYolo == nil || !t.AsksUnderYolo(c.Args))
-	if yolo || !t.NeedsPermission(c.Args) || a.allowed[c.Name] {
+	key := c.Name
+	if t.SessionKey != nil {
+		key = t.SessionKey(c.Args)
+		c.Session = key
+	}
+	if yolo || !t.NeedsPermission(c.Args) || a.allowed[key] {
 		return true
 	}
-	if a.never[c.Name] {
+	if a.never[key] {
 		return false
 	}
+	c.UnderYolo = a.opts.Yolo
 	switch ui.Permission(ctx, c) {
 	case AllowOnce:
 		return true
 	case AllowSession:
-		a.allowed[c.Name] = true
+		a.allowed[key] = true
 		return true
 	case Never:
-		a.never[c.Name] = true
+		a.never[key] = true
 	}
 	return false
 }

@@ -114,8 +114,10 @@ func (m *Manager) Wait(grace time.Duration) []string {
 func (m *Manager) late(s *server) {
 	m.mu.Lock()
 	pending := m.pending[s.cfg.Name]
+	closed := m.closed
 	m.mu.Unlock()
-	if !pending {
+	// A start cut short by Close is mm stopping, not a failed start.
+	if !pending || closed {
 		return
 	}
 	if e := s.startError(); e != "" {

@@ -78,7 +78,8 @@ func (f *facade) Notice(msg string) {
 }
 
 func (f *facade) Permission(_ context.Context, c *agent.Call) agent.Decision {
-	f.p.Line(fmt.Sprintf("🔐 %s refused: %s", c.Name, Refusal))
+	name, why := refusal(c)
+	f.p.Line(fmt.Sprintf("🔐 %s refused: %s", name, why))
 	return agent.Refuse
 }
 

@@ -207,7 +207,8 @@ func (j *jsonUI) ToolEnd(c *agent.Call) {
 func (j *jsonUI) Notice(msg string) { j.ev.emit(messageEvent{"notice", msg}) }
 
 func (j *jsonUI) Permission(_ context.Context, c *agent.Call) agent.Decision {
-	j.ev.emit(permissionEvent{"permission", c.ID, c.Name, c.Summary, "refused", Refusal})
+	_, why := refusal(c)
+	j.ev.emit(permissionEvent{"permission", c.ID, c.Name, c.Summary, "refused", why})
 	return agent.Refuse
 }
 

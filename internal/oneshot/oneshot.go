@@ -155,3 +155,22 @@ func Describe(err error) (int, string) {
 
 // Refusal is what a call that needs permission gets with -p.
 const Refusal = "nobody can confirm it with -p (yolo: false)"
+
+// RefusalAsk is what it gets under yolo: true, when mcp.permissions
+// makes the call ask.
+const RefusalAsk = "nobody can confirm it with -p (mcp.permissions says ask)"
+
+// refusal is why c is refused, and the name the refusal line gives it:
+// an MCP tool as server/tool (through `mcp`: the tool the call runs).
+func refusal(c *agent.Call) (name, why string) {
+	name, why = c.Name, Refusal
+	if c.MCP != "" {
+		name = c.MCP
+	} else if c.Session != "" {
+		name += " " + c.Session
+	}
+	if c.UnderYolo {
+		why = RefusalAsk
+	}
+	return name, why
+}

@@ -555,7 +555,11 @@ func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	r := u.r
 	r.p.Status("") // nothing runs while mm waits for the user
 	r.p.Permission(c)
-	r.p.DimLine(fmt.Sprintf("   [a] allow once · [s] allow %s for the session · [r] refuse · [n] never", c.Name))
+	scope := c.Name
+	if c.Session != "" {
+		scope = c.Session // the one MCP tool an `mcp` call runs
+	}
+	r.p.DimLine(fmt.Sprintf("   [a] allow once · [s] allow %s for the session · [r] refuse · [n] never", scope))
 	if r.rt == nil {
 		return r.plainPermission()
 	}

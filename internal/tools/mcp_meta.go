@@ -80,7 +80,16 @@ func NewMCPMeta(s MCPServers, maxOutput int) *Tool {
 			return KindOther
 		},
 		Summary: func(args json.RawMessage) string {
-			return mcpMetaSummary(decodeMCPMeta(args), args)
+			return mcpMetaSummary(mcpResolved(s, decodeMCPMeta(args)), args)
+		},
+		// An answer "for the session" covers the one MCP tool the call
+		// runs, not every tool of every server behind `mcp`.
+		SessionKey: func(args json.RawMessage) string {
+			a := mcpResolved(s, decodeMCPMeta(args))
+			if a.action != "call" {
+				return "mcp"
+			}
+			return a.server + "/" + a.tool
 		},
 		Preview: func(args json.RawMessage) string {
 			a := decodeMCPMeta(args)
@@ -298,6 +307,18 @@ func mcpResolve(s MCPServers, a mcpMetaArgs) (*MCPTool, string) {
 		return t, ""
 	}
 	return nil, fmt.Sprintf("[error: mcp: the server %s has no tool named %q; its tools are: %s]", name, tool, mcpNames(tools))
+}
+
+// mcpResolved is a call with the server and tool it resolves to (the
+// tool's own name on its server), so that the permission prompt shows
+// what will run rather than the model's spelling; unchanged otherwise.
+func mcpResolved(s MCPServers, a mcpMetaArgs) mcpMetaArgs {
+	if a.action == "call" {
+		if t, _ := mcpResolve(s, a); t != nil {
+			a.server, a.tool = t.Server, t.Name
+		}
+	}
+	return a
 }
 
 // mcpServer finds a ready server by name (case aside).

@@ -49,6 +49,10 @@ type Tool struct {
 	// AsksUnderYolo, when set, says this call asks even under yolo: true
 	// (an MCP tool that mcp.permissions sets to ask). nil means never.
 	AsksUnderYolo func(args json.RawMessage) bool
+	// SessionKey, when set, names what an answer "for the session" to
+	// this call covers (the `mcp` tool: the one MCP tool it runs). nil
+	// means the tool.
+	SessionKey func(args json.RawMessage) string
 	// MCP is "server/tool" for an MCP server's tool, "" otherwise: the
 	// terminal shows that name (🔌 server/tool).
 	MCP string

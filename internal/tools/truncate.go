@@ -20,6 +20,12 @@ func Truncate(s string, max int) string {
 	if max <= 0 || utf8.RuneCountInString(s) <= max {
 		return s
 	}
+	// An output its tool already cut to max (the marker is over max) is
+	// not cut again: the second cut would land on the first marker and
+	// replace the real count with a few characters.
+	if loc := truncatedMark.FindStringIndex(s); loc != nil && utf8.RuneCountInString(s)-utf8.RuneCountInString(s[loc[0]:loc[1]]) <= max {
+		return s
+	}
 	runes := []rune(s)
 	tail := TailKeep
 	if tail > max/2 {
