@@ -24,22 +24,26 @@ func TestMCPYoloFalseAsks(t *testing.T) {
 	cfg := everythingConfig(t, dir, "  permissions:\n    ev: auto\nyolo: false\n")
 	srv := llmtest.New(t,
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("ev_echo", `{"message":"no \u001b[2J"}`)}},
-		llmtest.Turn{Text: "refused"},
+		llmtest.Turn{Text: "The echo was not run."},
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("ev_echo", `{"message":"yes"}`)}},
-		llmtest.Turn{Text: "allowed"},
+		llmtest.Turn{Text: "The echo ran."},
 	)
 	s := startREPL(t, dir, srv, nil, "-c", cfg)
 	s.ask("first")
 	s.expect(`🔐 ev/echo {"message":"no \u001b[2J"}`)
 	s.expect("[a] allow once")
 	s.answer("r")
-	s.expect("refused")
+	s.expect("The echo was not run.")
 	s.ask("second")
 	s.expect(`🔐 ev/echo {"message":"yes"}`)
 	s.expect("[a] allow once")
 	s.answer("a")
-	s.expect("allowed")
+	// Not "allowed": the answer's own echo ("→ allowed once") comes first.
+	s.expect("The echo ran.")
 	reqs := srv.ChatRequests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests", len(reqs))
+	}
 	if got := mcpResults(t, reqs[1]); len(got) != 1 || got[0] != "[ev_echo rejected by the user]" {
 		t.Errorf("refused: %q", got)
 	}

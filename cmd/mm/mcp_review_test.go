@@ -23,7 +23,7 @@ func TestMCPMetaPromptNamesTheToolAndSessionAllowsOne(t *testing.T) {
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("mcp", `{"action":"call","server":"TINY","tool":"TINY/PING"}`)}},
 		llmtest.Turn{Text: "pinged"},
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("mcp", `{"action":"call","server":"tiny","tool":"hang"}`)}},
-		llmtest.Turn{Text: "refused"},
+		llmtest.Turn{Text: "The hang was not run."},
 	)
 	s := startREPL(t, dir, srv, nil, "-c", cfg)
 	s.ask("first")
@@ -34,8 +34,12 @@ func TestMCPMetaPromptNamesTheToolAndSessionAllowsOne(t *testing.T) {
 	s.ask("second")
 	s.expect("🔐 mcp tiny/hang")
 	s.answer("r")
-	s.expect("refused")
+	// Not "refused": the answer's own echo comes before the model's text.
+	s.expect("The hang was not run.")
 	reqs := srv.ChatRequests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests", len(reqs))
+	}
 	if got := mcpResults(t, reqs[3]); len(got) != 2 || got[1] != "[mcp rejected by the user]" {
 		t.Errorf("the second tool ran on the first one's session allowance: %q", got)
 	}
