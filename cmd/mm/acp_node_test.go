@@ -73,15 +73,7 @@ var acpNodeExpect = map[string]string{
 // fs.writeTextFile (the file tools go through it, as in Zed), and not.
 func TestACPNodeClient(t *testing.T) {
 	node, nodeDir := acpNodeDir(t)
-	t.Run("editor-fs", func(t *testing.T) {
-		// Until the editor's files are merged, internal/acp reads and
-		// writes the disk through a stand-in whatever the client says; the
-		// lead deletes it at that merge, and this part runs from then on.
-		if _, err := os.Stat(filepath.Join("..", "..", "internal", "acp", "standins.go")); err == nil {
-			t.Skip("internal/acp/standins.go: the file tools do not go through the client yet")
-		}
-		acpNodeScenario(t, node, nodeDir, true)
-	})
+	t.Run("editor-fs", func(t *testing.T) { acpNodeScenario(t, node, nodeDir, true) })
 	t.Run("disk", func(t *testing.T) { acpNodeScenario(t, node, nodeDir, false) })
 }
 

@@ -50,12 +50,8 @@ func runAsk(cfg *config.Config, name, prompt string, stdin *os.File, noStdin boo
 		abs, err := filepath.Abs(name)
 		fi, serr := os.Stat(abs)
 		if err != nil || serr != nil || fi.IsDir() {
-			var names []string
-			for n := range cfg.MMConfigs {
-				names = append(names, n)
-			}
 			msg := fmt.Sprintf("mm: --ask %s: neither an agent of mmConfigs nor a config file", termsafe.Text(name))
-			if len(names) > 0 {
+			if len(cfg.MMConfigs) > 0 {
 				pool := ask.New(ask.Options{Config: cfg})
 				msg += " (agents: " + strings.Join(pool.Names(), ", ") + ")"
 			}

@@ -91,6 +91,10 @@ func validateElicitation(t *testing.T, params []byte) error {
 	t.Helper()
 	f, err := os.Open("../../../shared/fixtures/acp/upstream_v1_unstable.json")
 	if err != nil {
+		// The schema stands beside the clone (../shared), in CI too.
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no unstable schema: %v", err)
+		}
 		t.Skipf("no unstable schema: %v", err)
 	}
 	defer f.Close()
