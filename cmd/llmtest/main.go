@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/llmtest [-addr 127.0.0.1:8080] [-script file.yaml] [-demo]
 //	                     [-provider llamacpp|ollama] [-nctx 32768] [-model tiny.gguf]
+//	                     [-running-nctx N] [-truncate]
 //	                     [-log FILE] [-background | -stop]
 //
 // Without -script it answers with the rule-based demo model; with -script it
@@ -43,6 +44,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	demo := fs.Bool("demo", false, "answer with the demo model (the default without -script; after the script with it)")
 	provider := fs.String("provider", "llamacpp", "server to imitate: llamacpp or ollama")
 	nctx := fs.Int("nctx", llmtest.DefaultNCtx, "context window reported by /props, /v1/models or /api/show (-1: leave it out)")
+	runningNCtx := fs.Int("running-nctx", 0, "ollama: the loaded model's context_length in /api/ps (0: -nctx)")
+	truncate := fs.Bool("truncate", false, "ollama: cut a prompt over the running window, reporting at most that many prompt tokens")
 	model := fs.String("model", "tiny.gguf", "model name reported by the server")
 	apiKey := fs.String("api-key", "", "require Authorization: Bearer <key>")
 	logFile := fs.String("log", "", "append the request log to this file instead of stderr")
@@ -93,6 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	s, err := llmtest.Start(llmtest.Options{
 		ModelName: *model, NCtx: *nctx, Provider: *provider, APIKey: *apiKey,
+		RunningNCtx: *runningNCtx, Truncate: *truncate,
 		Addr: *addr, Demo: *demo, Logf: logf,
 	}, turns...)
 	if err != nil {

@@ -156,6 +156,9 @@ type Agent struct {
 	fit      fitCheck
 	window   func(context.Context) int
 	overflow func(tokens, window int) string
+	// confirm and promptCheck: SetWindowConfirm, SetPromptCheck.
+	confirm     func(context.Context) int
+	promptCheck func(ctx context.Context, sent, read int) string
 	// compaction is how the history is compressed (compact.go); nil
 	// until SetCompaction.
 	compaction *Compaction
@@ -247,6 +250,10 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		}
 		res.ModelCalls++
 		sent := len(a.history)
+		sentTokens := 0
+		if a.promptCheck != nil {
+			sentTokens = a.sentEstimate()
+		}
 		resp, guard, partial, err := a.generate(ctx, ui)
 		if err != nil {
 			var ee *llm.EngineError
@@ -259,6 +266,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		}
 		a.fit.record(sent, resp.Usage)
 		addUsage(&res.Usage, resp.Usage)
+		a.checkPrompt(ctx, sentTokens, resp.Usage, ui)
 
 		reply := a.recover(resp)
 		text := reply.Text

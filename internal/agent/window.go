@@ -53,6 +53,26 @@ func (a *Agent) SetContextCheck(window func(context.Context) int, overflow func(
 	a.window, a.overflow = window, overflow
 }
 
+// SetWindowConfirm gives the check a second opinion before it refuses:
+// confirm returns the window as the server runs it, when the one window
+// gave was only assumed (Ollama's default for a model not loaded yet).
+func (a *Agent) SetWindowConfirm(confirm func(context.Context) int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.confirm = confirm
+}
+
+// SetPromptCheck has check called after each model call of a turn with
+// mm's lower bound of the prompt it sent (tokens) and the prompt tokens
+// the server reported (0: none): a server that cuts a long prompt
+// without an error (Ollama) says so only there. A non-empty return is a
+// notice for the user.
+func (a *Agent) SetPromptCheck(check func(ctx context.Context, sent, read int) string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.promptCheck = check
+}
+
 // fits returns the error for a conversation clearly over the window, else
 // nil.
 func (a *Agent) fits(ctx context.Context) error {
@@ -64,10 +84,43 @@ func (a *Agent) fits(ctx context.Context) error {
 		return nil
 	}
 	w := a.window(ctx)
+	if w > 0 && est > w && a.confirm != nil {
+		w = a.confirm(ctx)
+	}
 	if w <= 0 || est <= w {
 		return nil
 	}
 	return &llm.EngineError{Overflow: true, Msg: a.overflow(est, w)}
+}
+
+// sentEstimate is a lower bound of the whole prompt of the next call
+// from its bytes alone, whatever the server counted before: the prompt
+// check compares the server's count with it, and a count the server
+// cut must not be its own yardstick.
+func (a *Agent) sentEstimate() int {
+	size := 0
+	if b, err := json.Marshal(a.opts.Tools.Definitions()); err == nil {
+		size += len(b)
+	}
+	for _, m := range a.history {
+		size += messageSize(m)
+	}
+	return size / bytesPerToken
+}
+
+// checkPrompt runs the prompt check after a call that sent sent tokens
+// at least.
+func (a *Agent) checkPrompt(ctx context.Context, sent int, u *ai.GenerationUsage, ui UI) {
+	if a.promptCheck == nil {
+		return
+	}
+	read := 0
+	if u != nil {
+		read = u.InputTokens
+	}
+	if msg := a.promptCheck(ctx, sent, read); msg != "" {
+		ui.Notice(msg)
+	}
 }
 
 // estimate is a lower bound of the next prompt's tokens.

@@ -81,6 +81,14 @@ type Engine struct {
 	// windowRetries counts the asks left while the window is unknown
 	// because the server was still loading its model at start-up.
 	windowRetries int
+	// windowAssumed says window is Ollama's default for a model not
+	// loaded yet; running is the loaded model's window as /api/ps said
+	// it after a response (runningFor: the model it was asked for), and
+	// loadedFor the model ConfirmWindow loaded (window.go).
+	windowAssumed bool
+	running       int
+	runningFor    string
+	loadedFor     string
 }
 
 // Start finds the model server and builds the agent. Its errors are
@@ -276,11 +284,22 @@ func systemPrompt(cfg *config.Config, instr project.Instructions) string {
 	if prompt == config.DefaultSystemPrompt {
 		prompt = config.SystemPromptFor(cfg.BashTool)
 	}
-	if instr.Text != "" {
-		prompt += "\n\nThe project's instructions (" + project.InstructionsFile + "):\n\n" + instr.Text
-	}
+	prompt += instructionsPart(instr)
 	return prompt
 }
+
+// instructionsPart is what the project's instructions add to the system
+// prompt ("" when there are none).
+func instructionsPart(instr project.Instructions) string {
+	if instr.Text == "" {
+		return ""
+	}
+	return "\n\nThe project's instructions (" + project.InstructionsFile + "):\n\n" + instr.Text
+}
+
+// InstructionsSize is how many bytes of the system prompt the project's
+// instructions take (/context).
+func (e *Engine) InstructionsSize() int { return len(instructionsPart(e.Instructions)) }
 
 // Close stops what the engine started: the language servers and the
 // asked agents.
@@ -311,8 +330,13 @@ func (e *Engine) ContextWindow(ctx context.Context) int {
 			// at the next few model calls instead of being kept.
 			e.windowRetries = 5
 		}
-		e.window = llm.DiscoverContextWindow(ctx, http.DefaultClient, e.Provider, e.Endpoint, model, e.Client.APIKey)
+		e.window, e.windowAssumed = llm.DiscoverWindow(ctx, http.DefaultClient, e.Provider, e.Endpoint, model, e.Client.APIKey)
 		e.windowFor = model
+		if e.Provider.Name == "ollama" && e.window > 0 && !e.windowAssumed {
+			// /api/ps said it: the model is loaded, no need to ask again
+			// after its first answer (window.go).
+			e.running, e.runningFor = e.window, model
+		}
 	}
 	return e.window
 }
@@ -341,8 +365,11 @@ func (e *Engine) SessionBanner(ctx context.Context, s *Session) string {
 
 func (e *Engine) banner(ctx context.Context, reg *tools.Registry, found []skills.Skill, instr project.Instructions, trace string) string {
 	window := "context ?"
-	if n := e.ContextWindow(ctx); n > 0 {
+	if n, assumed := e.Window(ctx); n > 0 {
 		window = fmt.Sprintf("context %s", humanTokens(n))
+		if assumed {
+			window += " (assumed until the model is loaded)"
+		}
 	}
 	tools := strings.Join(reg.Names(), ", ")
 	if tools == "" {

@@ -25,6 +25,13 @@ func (e *Engine) wireAgent(a *agent.Agent) {
 	a.SetContextCheck(e.ContextWindow, func(tokens, window int) string {
 		return llm.OverflowMessage(e.Provider, e.Config.Model, tokens, window, true)
 	})
+	if e.Provider.Name == "ollama" {
+		// Only Ollama cuts a prompt over its window without an error,
+		// and tells its window only once the model is loaded; the
+		// llama.cpp servers refuse such a prompt (HTTP 400).
+		a.SetWindowConfirm(e.ConfirmWindow)
+		a.SetPromptCheck(e.promptRead)
+	}
 	a.SetCompaction(agent.Compaction{Context: e.Config.Context, Provider: e.Provider.Name, LlamaCpp: e.Provider.LlamaCpp, Sampling: e.Config.Sampling})
 }
 

@@ -331,28 +331,44 @@ func TestUnknownProvider(t *testing.T) {
 	}
 }
 
+// Ollama's window is the loaded model's (/api/ps); until it is loaded,
+// the Modelfile's num_ctx or Ollama's smallest default, never past the
+// trained length: not the trained length itself, which Ollama does not
+// give.
 func TestOllamaWindow(t *testing.T) {
 	for _, tc := range []struct {
-		show string
-		want int
+		ps, show string
+		want     int
+		assumed  bool
 	}{
-		{`{"parameters":"stop \"<|im_end|>\"\nnum_ctx 8192","model_info":{"qwen3.context_length":40960}}`, 8192},
-		{`{"parameters":"","model_info":{"qwen3.context_length":40960}}`, 40960},
-		{`{}`, 0},
+		{`{"models":[{"name":"gemma3:4b","model":"gemma3:4b","context_length":2048},{"name":"qwen3:latest","model":"qwen3:latest","context_length":16384}]}`,
+			`{"parameters":"num_ctx 8192","model_info":{"qwen3.context_length":40960}}`, 16384, false},
+		{`{"models":[]}`, `{"parameters":"stop \"<|im_end|>\"\nnum_ctx 8192","model_info":{"qwen3.context_length":40960}}`, 8192, true},
+		{`{"models":[]}`, `{"parameters":"","model_info":{"qwen3.context_length":40960}}`, 4096, true},
+		{"", `{"parameters":"","model_info":{"qwen3.context_length":2048}}`, 2048, true},
+		{`{"models":[{"name":"qwen3:latest","model":"qwen3:latest"}]}`, `{}`, 4096, true},
+		{"", "", 0, false},
 	} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body map[string]string
-			json.NewDecoder(r.Body).Decode(&body)
-			if r.URL.Path != "/api/show" || r.Method != http.MethodPost || body["model"] != "qwen3" {
+			switch {
+			case r.URL.Path == "/api/ps" && r.Method == http.MethodGet && tc.ps != "":
+				io.WriteString(w, tc.ps)
+			case r.URL.Path == "/api/show" && r.Method == http.MethodPost && tc.show != "":
+				var body map[string]string
+				json.NewDecoder(r.Body).Decode(&body)
+				if body["model"] != "qwen3" {
+					http.NotFound(w, r)
+					return
+				}
+				io.WriteString(w, tc.show)
+			default:
 				http.NotFound(w, r)
-				return
 			}
-			io.WriteString(w, tc.show)
 		}))
-		got := DiscoverContextWindow(context.Background(), nil, Provider{Name: "ollama"}, &Endpoint{BaseURL: srv.URL + "/v1"}, "qwen3", "")
+		got, assumed := DiscoverWindow(context.Background(), nil, Provider{Name: "ollama"}, &Endpoint{BaseURL: srv.URL + "/v1"}, "qwen3", "")
 		srv.Close()
-		if got != tc.want {
-			t.Errorf("%s: window %d, want %d", tc.show, got, tc.want)
+		if got != tc.want || assumed != tc.assumed {
+			t.Errorf("ps %s show %s: window %d (assumed %v), want %d (%v)", tc.ps, tc.show, got, assumed, tc.want, tc.assumed)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 )
 
@@ -22,9 +21,18 @@ func ServerRoot(baseURL string) string {
 //
 // llama.cpp-based servers: /props default_generation_settings.n_ctx (the
 // context one conversation gets), else the n_ctx in the /models answer
-// already fetched by the probe, else /slots. Ollama: /api/show, the model's num_ctx
-// parameter when set, else its trained context_length.
+// already fetched by the probe, else /slots. Ollama: see DiscoverWindow.
 func DiscoverContextWindow(ctx context.Context, client *http.Client, p Provider, ep *Endpoint, model, apiKey string) int {
+	n, _ := DiscoverWindow(ctx, client, p, ep, model, apiKey)
+	return n
+}
+
+// DiscoverWindow is DiscoverContextWindow, and whether the figure is only
+// assumed: Ollama's window of a model it has not loaded yet (the loaded
+// model's /api/ps context_length, else its Modelfile's num_ctx or
+// Ollama's smallest default, OllamaDefaultWindow, capped at the trained
+// context_length of /api/show; ollama_window.go).
+func DiscoverWindow(ctx context.Context, client *http.Client, p Provider, ep *Endpoint, model, apiKey string) (int, bool) {
 	if client == nil {
 		client = http.DefaultClient
 	}
@@ -33,6 +41,10 @@ func DiscoverContextWindow(ctx context.Context, client *http.Client, p Provider,
 	if p.Name == "ollama" {
 		return ollamaWindow(ctx, client, ep.BaseURL, model, apiKey)
 	}
+	return llamaWindow(ctx, client, ep, model, apiKey), false
+}
+
+func llamaWindow(ctx context.Context, client *http.Client, ep *Endpoint, model, apiKey string) int {
 	if body := fetch(ctx, client, http.MethodGet, ServerRoot(ep.BaseURL)+"/props", nil, apiKey); body != nil {
 		var props struct {
 			Settings struct {
@@ -80,37 +92,6 @@ func modelsWindow(body []byte, model string) int {
 	}
 	if len(list.Data) == 1 {
 		return list.Data[0].Meta.NCtx
-	}
-	return 0
-}
-
-func ollamaWindow(ctx context.Context, client *http.Client, baseURL, model, apiKey string) int {
-	req, _ := json.Marshal(map[string]string{"model": model})
-	body := fetch(ctx, client, http.MethodPost, ServerRoot(baseURL)+"/api/show", req, apiKey)
-	if body == nil {
-		return 0
-	}
-	var show struct {
-		Parameters string         `json:"parameters"`
-		ModelInfo  map[string]any `json:"model_info"`
-	}
-	if json.Unmarshal(body, &show) != nil {
-		return 0
-	}
-	for _, line := range strings.Split(show.Parameters, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 2 && f[0] == "num_ctx" {
-			if n, err := strconv.Atoi(f[1]); err == nil && n > 0 {
-				return n
-			}
-		}
-	}
-	for k, v := range show.ModelInfo {
-		if strings.HasSuffix(k, ".context_length") {
-			if n, ok := v.(float64); ok && n > 0 {
-				return int(n)
-			}
-		}
 	}
 	return 0
 }

@@ -179,6 +179,16 @@ type Options struct {
 	// Summaries answers mm's summary requests (IsSummaryRequest) with
 	// SummaryTurn, without consuming a scripted turn (summary.go).
 	Summaries bool
+
+	// Ollama's running window (ollama_window.go). RunningNCtx is the
+	// context_length GET /api/ps reports for the loaded model (0 = NCtx);
+	// Loaded lists the model as loaded from the start (else from the
+	// first chat request or load); Truncate cuts a prompt over the
+	// running window, as Ollama does: the usage reports at most
+	// RunningNCtx prompt tokens.
+	RunningNCtx int
+	Loaded      bool
+	Truncate    bool
 }
 
 // Server is a running scripted server.
@@ -200,6 +210,8 @@ type Server struct {
 	requests []Request
 	failures []string
 	loaded   int // chat requests answered 503 while "loading"
+	// modelLoaded: an Ollama chat request or load came (ollama_window.go).
+	modelLoaded bool
 }
 
 // Start listens on Options.Addr (default 127.0.0.1:0) and serves in the
@@ -477,6 +489,9 @@ func (s *Server) route(w *statusWriter, r *http.Request, req *Request, n int) st
 	ollama := s.opts.Provider == "ollama"
 	switch {
 	case isChatPath(p) && r.Method == http.MethodPost:
+		if ollama {
+			s.markLoaded() // Ollama loads the model a request names
+		}
 		return s.chat(w, r, req, n)
 	case strings.HasSuffix(p, "/models") && r.Method == http.MethodGet:
 		if ollama {
@@ -486,6 +501,10 @@ func (s *Server) route(w *statusWriter, r *http.Request, req *Request, n int) st
 		}
 	case ollama && strings.HasSuffix(p, "/api/show") && r.Method == http.MethodPost:
 		s.writeJSON(w, http.StatusOK, s.ollamaShow())
+	case ollama && strings.HasSuffix(p, "/api/ps") && r.Method == http.MethodGet:
+		s.writeJSON(w, http.StatusOK, s.ollamaPS())
+	case ollama && strings.HasSuffix(p, "/api/generate") && r.Method == http.MethodPost && req.JSON != nil && req.JSON["prompt"] == nil:
+		s.ollamaLoad(w)
 	case ollama && strings.HasSuffix(p, "/api/tags") && r.Method == http.MethodGet:
 		s.writeJSON(w, http.StatusOK, s.ollamaTags())
 	case ollama && strings.HasSuffix(p, "/api/version") && r.Method == http.MethodGet:

@@ -128,6 +128,7 @@ func (s *Server) answerFor(req *Request, t *Turn) answer {
 		}
 		a.usage = Usage{PromptTokens: max(1, len(req.Body)/4), CompletionTokens: max(1, out/4)}
 	}
+	a.usage = s.truncated(a.usage)
 	return a
 }
 

@@ -15,6 +15,7 @@ var commands = []struct{ name, help string }{
 	{"/help", "list the commands"},
 	{"/new", "start a new conversation (the history is forgotten)"},
 	{"/compact", "compress the conversation now: a summary replaces all but the last turns"},
+	{"/context", "what fills the context window now: system prompt, tools, AGENTS.md, history, free (estimated tokens)"},
 	{"/sessions", "list the saved conversations, newest first (sessions.enabled)"},
 	{"/resume", "/resume [ID]: go on with a saved conversation (no ID: the latest)"},
 	{"/model", "list the models the server serves; /model NAME uses NAME from the next request"},
@@ -47,6 +48,8 @@ func (r *REPL) command(line string) bool {
 		r.p.DimLine("new conversation")
 	case "/compact":
 		r.compact()
+	case "/context":
+		r.contextTable()
 	case "/model":
 		r.model(strings.Fields(line)[1:])
 	case "/sessions":

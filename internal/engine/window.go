@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"net/http"
+
+	"mm/internal/llm"
+)
+
+// Ollama's window is only known once the model is loaded (llm's
+// ollama_window.go): until then the engine assumes Ollama's smallest
+// default, and learns the real one from /api/ps after the first answer
+// of each model, or before refusing a prompt over the assumed window.
+
+// cutBelow is the share of mm's estimate (in %) under which a server's
+// prompt count means it cut the prompt. The estimate is a lower bound (8
+// bytes a token, when tokenizers hold 3 to 4): a server that read the
+// whole prompt counts at least as much, about twice as much for common
+// text. 60 % leaves room for text that packs more than 8 bytes in a token
+// (long runs of spaces or of one character) without a false alarm.
+const cutBelow = 60
+
+// Window is ContextWindow, and whether it is only assumed: Ollama's
+// default for a model it has not loaded yet.
+func (e *Engine) Window(ctx context.Context) (int, bool) {
+	n := e.ContextWindow(ctx)
+	if e.Config.ContextWindow > 0 {
+		return n, false
+	}
+	e.windowMu.Lock()
+	defer e.windowMu.Unlock()
+	return n, e.windowAssumed && e.windowFor == e.Config.Model
+}
+
+// runningWindow is the loaded model's window as Ollama's /api/ps says it,
+// asked once per model, after a response (the model is loaded then). It
+// replaces an assumed or earlier window unless contextWindow is set.
+func (e *Engine) runningWindow(ctx context.Context) int {
+	model := e.Config.Model
+	e.windowMu.Lock()
+	defer e.windowMu.Unlock()
+	if e.runningFor == model {
+		return e.running
+	}
+	e.running = llm.OllamaRunningWindow(ctx, http.DefaultClient, e.Endpoint.BaseURL, model, e.Client.APIKey)
+	e.runningFor = model
+	if e.running > 0 {
+		e.window, e.windowFor, e.windowAssumed = e.running, model, false
+	}
+	return e.running
+}
+
+// promptRead checks, after a model call to Ollama, the prompt tokens the
+// server read against mm's lower bound of what it sent: Ollama cuts the
+// start of a prompt over its window without an error. It returns the
+// notice for a cut, else "".
+func (e *Engine) promptRead(ctx context.Context, sent, read int) string {
+	w := e.runningWindow(ctx)
+	if read <= 0 || sent <= 0 {
+		return ""
+	}
+	// Either the server read clearly less than the least mm sent, or
+	// the least mm sent is over the window the model runs with: the
+	// prompt could not fit, whatever the server counted.
+	if read*100 < sent*cutBelow || (w > 0 && sent > w && read <= w) {
+		if w <= 0 {
+			w, _ = e.Window(ctx)
+		}
+		return llm.PromptCut(e.Provider, e.Config.Model, read, sent, w)
+	}
+	return ""
+}
+
+// ConfirmWindow is called before refusing a prompt over the window: when
+// that window is only assumed (an Ollama model not loaded yet), it has
+// Ollama load the model, once per model, and returns the window /api/ps
+// then says; else the window as known. The load is bounded by
+// firstTokenTimeout, as a model call's would be.
+func (e *Engine) ConfirmWindow(ctx context.Context) int {
+	w, assumed := e.Window(ctx)
+	model := e.Config.Model
+	e.windowMu.Lock()
+	tried := e.loadedFor == model
+	e.loadedFor = model
+	e.windowMu.Unlock()
+	if !assumed || tried {
+		return w
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	if d := e.Config.EffectiveFirstTokenTimeout(); d > 0 {
+		lctx, cancel = context.WithTimeout(ctx, d)
+	}
+	defer cancel()
+	if !llm.OllamaLoad(lctx, http.DefaultClient, e.Endpoint.BaseURL, model, e.Client.APIKey) {
+		return w
+	}
+	e.windowMu.Lock()
+	e.runningFor = "" // ask /api/ps again: the model is loaded now
+	e.windowMu.Unlock()
+	if n := e.runningWindow(ctx); n > 0 {
+		return n
+	}
+	return w
+}
