@@ -195,3 +195,35 @@ func TestContextCommand(t *testing.T) {
 		t.Errorf("%d chat requests, want the turn's 2", n)
 	}
 }
+
+// Over ACP: /context answers with the table (in a code block) without a
+// model call, and a prompt Ollama cut is said as a thought.
+func TestOllamaWindowACP(t *testing.T) {
+	srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", NCtx: 131072, RunningNCtx: 2048, Truncate: true},
+		llmtest.Turn{Text: "an answer without the start"})
+	dir := t.TempDir()
+	c := startACP(t, dir, nil, ollamaEnv(srv, "qwen3"))
+	c.initialize()
+	sid := c.newSession(dir)
+	from := c.mark()
+	if r := c.stopReason(c.prompt(sid, "/context")); r != "end_turn" {
+		t.Fatalf("/context: %q", r)
+	}
+	got := chunkText(c.updates(sid, from, -1), "agent_message_chunk")
+	for _, want := range []string{"```text\ncontext: ~", "of 4k tokens", "assumed until the model is loaded", "system prompt", "free", "\n```"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
+	if n := len(srv.ChatRequests()); n != 0 {
+		t.Errorf("/context made %d chat requests", n)
+	}
+	from = c.mark()
+	if r := c.stopReason(c.prompt(sid, strings.Repeat("lorem ipsum dolor sit amet ", 750))); r != "end_turn" {
+		t.Fatalf("prompt: %q", r)
+	}
+	if got := chunkText(c.updates(sid, from, -1), "agent_thought_chunk"); !strings.Contains(got, "the server cut the prompt: it read 2048 tokens") ||
+		!strings.Contains(got, "OLLAMA_CONTEXT_LENGTH") {
+		t.Errorf("thoughts:\n%s", got)
+	}
+}

@@ -10,13 +10,16 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"mm/internal/agent"
+	"mm/internal/llm"
 	"mm/internal/session"
+	"mm/internal/termsafe"
 )
 
 // The slash commands that work over ACP.
 var slashCommands = []acpsdk.AvailableCommand{
 	{Name: "compact", Description: "compress the conversation now: a summary replaces all but the last turns"},
 	{Name: "new", Description: "start a new conversation in this session (the history is forgotten; with sessions on, the old one stays listed)"},
+	{Name: "context", Description: "what fills the context window now: system prompt, tools, AGENTS.md, history, free (estimated tokens)"},
 }
 
 // commands tells the client which slash commands the session offers.
@@ -26,7 +29,7 @@ func (l *live) commands() {
 }
 
 // slashCommand is the command a prompt starts with: its first block is
-// text whose first word is /compact or /new.
+// text whose first word is /compact, /new or /context.
 func slashCommand(blocks []acpsdk.ContentBlock) (string, bool) {
 	if len(blocks) == 0 || blocks[0].Text == nil {
 		return "", false
@@ -52,6 +55,14 @@ func (l *live) command(ctx context.Context, name string) (acpsdk.PromptResponse,
 	case "new":
 		l.newConversation()
 		l.update(acpsdk.UpdateAgentMessageText("new conversation"))
+		return end, nil
+	case "context":
+		// A table of aligned columns: in a code block, as the editor
+		// renders the answer as Markdown.
+		wctx, cancel := context.WithTimeout(ctx, llm.ProbeTimeout)
+		table := l.srv.eng.ContextTable(wctx, l.es.Agent, l.es.Instructions)
+		cancel()
+		l.update(acpsdk.UpdateAgentMessageText("```text\n" + termsafe.Text(table) + "\n```"))
 		return end, nil
 	}
 	cfg := l.srv.cfg

@@ -297,10 +297,6 @@ func instructionsPart(instr project.Instructions) string {
 	return "\n\nThe project's instructions (" + project.InstructionsFile + "):\n\n" + instr.Text
 }
 
-// InstructionsSize is how many bytes of the system prompt the project's
-// instructions take (/context).
-func (e *Engine) InstructionsSize() int { return len(instructionsPart(e.Instructions)) }
-
 // Close stops what the engine started: the language servers and the
 // asked agents.
 func (e *Engine) Close() {

@@ -49,7 +49,9 @@ func (r *REPL) command(line string) bool {
 	case "/compact":
 		r.compact()
 	case "/context":
-		r.contextTable()
+		ctx, cancel := context.WithTimeout(context.Background(), llm.ProbeTimeout)
+		r.p.Line(r.eng.ContextTable(ctx, r.eng.Agent, r.eng.Instructions))
+		cancel()
 	case "/model":
 		r.model(strings.Fields(line)[1:])
 	case "/sessions":
