@@ -119,6 +119,9 @@ func (a *Agent) checkPrompt(ctx context.Context, sent int, u *ai.GenerationUsage
 		read = u.InputTokens
 	}
 	if msg := a.promptCheck(ctx, sent, read); msg != "" {
+		// The server's count of a prompt it cut measures what it kept,
+		// not the conversation: the next estimates go by the bytes.
+		a.fit.reset()
 		ui.Notice(msg)
 	}
 }

@@ -68,3 +68,60 @@ func TestContextCheckDropsTheQuestion(t *testing.T) {
 		t.Errorf("unknown window: the question must be sent, got %v", err)
 	}
 }
+
+// Before refusing, the check asks for a second opinion (an assumed window
+// confirmed by the server); after each call, the prompt check gets the
+// lower bound of what was sent, from the bytes alone, and the server's
+// count, and its notice reaches the UI.
+func TestWindowConfirmAndPromptCheck(t *testing.T) {
+	s := newSetup(t, nil,
+		llmtest.Turn{Text: "fine", Usage: &llmtest.Usage{PromptTokens: 100, CompletionTokens: 1}},
+		llmtest.Turn{Text: "again", Usage: &llmtest.Usage{PromptTokens: 100000, CompletionTokens: 1}})
+	s.agent.SetContextCheck(func(context.Context) int { return 2048 }, overflowText)
+	confirmed := 0
+	s.agent.SetWindowConfirm(func(context.Context) int { confirmed++; return 32768 })
+	type call struct{ sent, read int }
+	var calls []call
+	s.agent.SetPromptCheck(func(_ context.Context, sent, read int) string {
+		calls = append(calls, call{sent, read})
+		if read < sent {
+			return fmt.Sprintf("cut: %d < %d", read, sent)
+		}
+		return ""
+	})
+	ui := &recUI{}
+	question := strings.Repeat("word ", 8000) // 40 KB: 5000 tokens at least
+	if _, err := s.agent.Ask(context.Background(), question, ui); err != nil {
+		t.Fatalf("refused though the confirmed window is 32k: %v", err)
+	}
+	if confirmed != 1 || len(calls) != 1 || calls[0].read != 100 || calls[0].sent < 40000/bytesPerToken {
+		t.Errorf("confirmed %d, calls %+v", confirmed, calls)
+	}
+	if len(ui.notices) != 1 || !strings.HasPrefix(ui.notices[0], "cut: 100 < ") {
+		t.Errorf("notices %q", ui.notices)
+	}
+	// A count of a cut prompt is no measure of the conversation: the
+	// window check of the next call goes by the bytes again.
+	s.agent.SetWindowConfirm(nil)
+	if _, err := s.agent.Ask(context.Background(), "short", &recUI{}); err == nil || !strings.Contains(err.Error(), "over: ") {
+		t.Fatalf("the next call was let through on the cut count: %v", err)
+	}
+}
+
+// ContextUse splits the prompt into its parts, AGENTS.md out of the system
+// prompt, the last turn's tool outputs out of the history.
+func TestContextUse(t *testing.T) {
+	s := newSetup(t, nil,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"head -c 4000 /dev/zero | tr '\\0' x"}`}}},
+		llmtest.Turn{Text: "done"})
+	if _, err := s.agent.Ask(context.Background(), "go", &recUI{}); err != nil {
+		t.Fatal(err)
+	}
+	u := s.agent.ContextUse(40)
+	if u.Messages != 4 || u.Instructions == 0 || u.Tools == 0 || u.LastToolOutputs < 4000/bytesPerToken || u.History < u.LastToolOutputs {
+		t.Errorf("%+v", u)
+	}
+	if u.Total != u.System+u.Instructions+u.Tools+u.History {
+		t.Errorf("total %d is not the sum of %+v", u.Total, u)
+	}
+}
