@@ -17,7 +17,10 @@ import (
 // bytes a token, when tokenizers hold 3 to 4): a server that read the
 // whole prompt counts at least as much, about twice as much for common
 // text. 60 % leaves room for text that packs more than 8 bytes in a token
-// (long runs of spaces or of one character) without a false alarm.
+// (long runs of spaces or of one character) without a false alarm. It
+// relies on Ollama counting the cached part of a prompt in its
+// prompt_tokens, as it has since 0.2 (ollama#5371; ollama#16428 restored
+// it after 0.30 had stopped).
 const cutBelow = 60
 
 // Window is ContextWindow, and whether it is only assumed: Ollama's
@@ -63,9 +66,6 @@ func (e *Engine) promptRead(ctx context.Context, sent, read int) string {
 	// the least mm sent is over the window the model runs with: the
 	// prompt could not fit, whatever the server counted.
 	if read*100 < sent*cutBelow || (w > 0 && sent > w && read <= w) {
-		if w <= 0 {
-			w, _ = e.Window(ctx)
-		}
 		return llm.PromptCut(e.Provider, e.Config.Model, read, sent, w)
 	}
 	return ""
@@ -78,12 +78,15 @@ func (e *Engine) promptRead(ctx context.Context, sent, read int) string {
 // firstTokenTimeout, as a model call's would be.
 func (e *Engine) ConfirmWindow(ctx context.Context) int {
 	w, assumed := e.Window(ctx)
+	if !assumed {
+		return w
+	}
 	model := e.Config.Model
 	e.windowMu.Lock()
 	tried := e.loadedFor == model
 	e.loadedFor = model
 	e.windowMu.Unlock()
-	if !assumed || tried {
+	if tried {
 		return w
 	}
 	lctx, cancel := context.WithCancel(ctx)
