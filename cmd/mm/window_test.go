@@ -52,6 +52,30 @@ func TestOllamaRunningWindow(t *testing.T) {
 			t.Errorf("%d GET /api/ps, want one at start and one after the first answer", n)
 		}
 	})
+	t.Run("model switch", func(t *testing.T) {
+		// The scripted Ollama has only its own model loaded: another
+		// one's window is assumed again, and asked again after its
+		// first answer.
+		srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", Models: []string{"gemma3:4b"}, RunningNCtx: 8192, Loaded: true},
+			llmtest.Turn{Text: "from gemma"})
+		s := startREPL(t, t.TempDir(), nil, ollamaEnv(srv, "qwen3"))
+		if txt := s.text(); !strings.Contains(txt, "· context 8k · ") {
+			t.Errorf("banner:\n%s", txt)
+		}
+		before := requestsTo(srv, http.MethodGet, "/api/ps")
+		s.ask("/model gemma3:4b")
+		s.expect("model: gemma3:4b")
+		s.ask("/context")
+		s.expect("of 4k tokens")
+		s.expect("assumed until the model is loaded")
+		s.ask("hi")
+		s.expect("from gemma")
+		s.ask("/context")
+		s.expect("context: ~")
+		if n := requestsTo(srv, http.MethodGet, "/api/ps") - before; n != 2 {
+			t.Errorf("%d GET /api/ps after /model, want one for the window and one after the answer", n)
+		}
+	})
 	t.Run("loaded", func(t *testing.T) {
 		srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", NCtx: 131072, RunningNCtx: 16384, Loaded: true})
 		r := mm(t, t.TempDir(), nil, ollamaEnv(srv, "qwen3"), "/quit\n")
