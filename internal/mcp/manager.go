@@ -33,6 +33,10 @@ type Options struct {
 	Warn func(string)
 }
 
+// callCancelled is what the model reads of a call the turn's cancel
+// stopped once the server had it.
+const callCancelled = "[error: cancelled while it ran]"
+
 // Manager is the servers of one session.
 type Manager struct {
 	opts    Options
@@ -201,7 +205,10 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return "[not run: the turn was cancelled]", true
+			// The server had the call (the SDK tells it the call is
+			// cancelled): it may have done part of it, as a cancelled
+			// bash command may (bash's "[error: cancelled]").
+			return callCancelled, true
 		case !c.alive():
 			s.mu.Lock()
 			again := s.restarted
