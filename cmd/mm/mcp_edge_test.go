@@ -90,7 +90,7 @@ func TestMCPHugeResultKeepsServer(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	res := mcpResults(t, srv.ChatRequests()[1])
-	want := []string{"[error: the result of tiny/big is over the limit of 16 MiB for one MCP message (it is 21.0 MB)]", "pong"}
+	want := []string{"[error: the result of tiny/big is over the limit of 16 MiB for one MCP message (it is 20.0 MiB)]", "pong"}
 	if strings.Join(res, "\n") != strings.Join(want, "\n") {
 		t.Errorf("results:\n%.300s", strings.Join(res, "\n"))
 	}

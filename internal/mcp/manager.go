@@ -209,6 +209,11 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 			// cancelled): it may have done part of it, as a cancelled
 			// bash command may (bash's "[error: cancelled]").
 			return callCancelled, true
+		}
+		if n, ok := tooLarge(err); ok {
+			return fmt.Sprintf("[error: the result of %s/%s is over the limit of %d MiB for one MCP message (it is %.1f MiB)]", server, tool, maxMessage>>20, float64(n)/(1<<20)), true
+		}
+		switch {
 		case !c.alive():
 			s.mu.Lock()
 			again := s.restarted
