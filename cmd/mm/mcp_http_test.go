@@ -200,3 +200,20 @@ func TestMCPStreamableHTTPRestart(t *testing.T) {
 		})
 	}
 }
+
+// An HTTP server that nothing answers for at start-up is reported with
+// the network's reason, not the SDK's layers around it.
+func TestMCPStreamableHTTPNotThereAtStart(t *testing.T) {
+	web := startHTTPMCP(t, false)
+	web.stop()
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "mcp:\n  servers:\n    - name: web\n      url: "+web.url()+"\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if want := "[warning: the MCP server web did not start: connection refused]"; !strings.Contains(r.stderr, want) {
+		t.Errorf("want %q in:\n%s", want, r.stderr)
+	}
+}
