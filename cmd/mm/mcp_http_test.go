@@ -30,6 +30,7 @@ type httpMCP struct {
 	srv   *http.Server
 	known map[string]bool // this run's session ids
 	inits int
+	hangs int
 }
 
 func startHTTPMCP(t *testing.T, jsonMissing bool) *httpMCP {
@@ -51,6 +52,13 @@ func (h *httpMCP) start() {
 	s := sdk.NewServer(&sdk.Implementation{Name: "web", Version: "1"}, nil)
 	sdk.AddTool(s, &sdk.Tool{Name: "ping", Description: "Answers pong."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "pong"}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "hang", Description: "Never answers."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		h.mu.Lock()
+		h.hangs++
+		h.mu.Unlock()
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
 	})
 	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
 	known := map[string]bool{}
@@ -215,5 +223,31 @@ func TestMCPStreamableHTTPNotThereAtStart(t *testing.T) {
 	}
 	if want := "[warning: the MCP server web did not start: connection refused]"; !strings.Contains(r.stderr, want) {
 		t.Errorf("want %q in:\n%s", want, r.stderr)
+	}
+}
+
+// A call that an HTTP server never answers fails after mcp.timeout, is
+// not sent again (it reached the server), and the session goes on.
+func TestMCPStreamableHTTPTimeout(t *testing.T) {
+	web := startHTTPMCP(t, false)
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "mcp:\n  timeout: 1s\n  servers:\n    - name: web\n      url: "+web.url()+"\n")
+	srv := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("web_hang", `{}`), mcpCall("web_ping", `{}`)}},
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	res := mcpResults(t, srv.ChatRequests()[1])
+	want := "[error: the MCP server web did not answer the call of hang within 1s (mcp.timeout)]\npong"
+	if strings.Join(res, "\n") != want {
+		t.Errorf("results: %q", res)
+	}
+	web.mu.Lock()
+	defer web.mu.Unlock()
+	if web.hangs != 1 || web.inits != 1 {
+		t.Errorf("hang sent %d times, %d sessions", web.hangs, web.inits)
 	}
 }

@@ -58,6 +58,9 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Method == http.MethodPost {
 		h.mu.Lock()
 		switch {
+		case err != nil && req.Context().Err() != nil:
+			// mm gave up on the request (a cancel, mcp.timeout): the
+			// call may have reached the server.
 		case err != nil:
 			var op *net.OpError
 			h.noAnswer = err

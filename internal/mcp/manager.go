@@ -191,7 +191,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		args = json.RawMessage("{}")
 	}
 	res, err, late := m.callOnce(ctx, c, tool, args)
-	if err != nil && c.rt != nil && ctx.Err() == nil && c.rt.unrun() {
+	if err != nil && !late && c.rt != nil && ctx.Err() == nil && c.rt.unrun() {
 		// The HTTP server did not run the call: it no longer knows the
 		// session (it restarted), or the request did not reach it. A
 		// new session, and the call once more.
@@ -247,6 +247,9 @@ func (s *server) callError(ctx context.Context, c *conn, err error, late bool, t
 	if n, ok := tooLarge(err); ok {
 		return fmt.Sprintf("[error: the result of %s/%s is over the limit of %d MiB for one MCP message (it is %.1f MiB)]", server, tool, maxMessage>>20, float64(n)/(1<<20))
 	}
+	if late {
+		return fmt.Sprintf("[error: the MCP server %s did not answer the call of %s within %s (mcp.timeout)]", server, tool, timeout)
+	}
 	if c.rt != nil {
 		if msg := s.httpError(c, tool); msg != "" {
 			return msg
@@ -259,9 +262,6 @@ func (s *server) callError(ctx context.Context, c *conn, err error, late bool, t
 			return fmt.Sprintf("[error: the MCP server %s stopped during the call of %s, after it was restarted once: its tools cannot be used in this session]", server, tool)
 		}
 		return fmt.Sprintf("[error: the MCP server %s stopped during the call of %s; it is started again at the next call]", server, tool)
-	}
-	if late {
-		return fmt.Sprintf("[error: the MCP server %s did not answer the call of %s within %s (mcp.timeout)]", server, tool, timeout)
 	}
 	return fmt.Sprintf("[error: %s/%s: %v]", server, tool, err)
 }

@@ -241,6 +241,9 @@ func (s *server) reopen(ctx context.Context) (*conn, string) {
 	defer cancel()
 	c, _, err := s.connect(ctx)
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, "[not run: the turn was cancelled]"
+		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %s", s.m.opts.Timeout)
 		}
