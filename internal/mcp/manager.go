@@ -290,7 +290,7 @@ func (s *server) httpError(c *conn, tool string) string {
 	switch {
 	case lost:
 		c.broken.Store(true)
-		return fmt.Sprintf("[error: the MCP server %s lost the session of the call of %s again; it is connected again at the next call]", server, tool)
+		return fmt.Sprintf("[error: the MCP server %s did not know the session mm opened for the call of %s; it is connected again at the next call]", server, tool)
 	case noAnswer != nil:
 		c.broken.Store(true)
 		return fmt.Sprintf("[error: the MCP server %s did not answer the call of %s (%s); it is connected again at the next call]", server, tool, reason(noAnswer))

@@ -235,7 +235,8 @@ func (s *server) reconnect(ctx context.Context, old *conn) (*conn, string) {
 func (s *server) reopen(ctx context.Context) (*conn, string) {
 	if old := s.conn; old != nil {
 		s.conn = nil
-		old.close()
+		// Its DELETE is not waited for: the server may be gone.
+		go old.close()
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.m.opts.Timeout)
 	defer cancel()
