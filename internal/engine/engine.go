@@ -40,6 +40,11 @@ type Options struct {
 	// Agents asks the agents of mmConfigs (internal/ask's pool): with
 	// it, ask_agent is declared. The engine closes it.
 	Agents tools.AgentAsker
+	// MCPPerSession: the facade makes sessions of its own (ACP) and each
+	// starts its MCP servers (NewSession); the engine's session, which
+	// nobody talks to, starts none, so no server runs unused from the
+	// process's start.
+	MCPPerSession bool
 }
 
 // Engine is a ready agent and what the banner says about it.
@@ -123,7 +128,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	g := llm.NewGenkit(ctx)
 	model := llm.DefineModel(g, client)
 	e := &Engine{Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Agents: opts.Agents, warn: opts.Warn}
-	s := e.NewSession(SessionOptions{Cwd: cwd, SkillsBase: opts.SkillsBase})
+	s := e.NewSession(SessionOptions{Cwd: cwd, SkillsBase: opts.SkillsBase, noMCP: opts.MCPPerSession})
 	e.Tools, e.Cwd, e.Root, e.SkillWarnings, e.Skills = s.Tools, s.Cwd, s.Root, s.SkillWarnings, s.Skills
 	e.LSP, e.Warnings, e.Instructions, e.Agent = s.LSP, s.Warnings, s.Instructions, s.Agent
 	e.MCP = s.MCP
@@ -152,6 +157,8 @@ type SessionOptions struct {
 	// MCPServers are the session's own MCP servers (an ACP client's
 	// mcpServers), after those of mcp.servers.
 	MCPServers []config.MCPServer
+	// noMCP: the session starts no MCP server (Options.MCPPerSession).
+	noMCP bool
 }
 
 // Session is one conversation with a working directory of its own: its
@@ -189,7 +196,9 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	s := &Session{Cwd: cwd, Root: project.Root(cwd)}
 	s.LSP, s.Warnings = lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents}, s.LSP)
-	e.startMCP(s, opts.MCPServers)
+	if !opts.noMCP {
+		e.startMCP(s, opts.MCPServers)
+	}
 	if cfg.ProjectInstructions {
 		var w []string
 		s.Instructions, w = project.ReadInstructions(cwd, s.Root)

@@ -48,8 +48,7 @@ func (s *Session) declareMCP(cfg *config.Config) {
 	s.mcp.declared = len(ts)
 	s.Tools.ReplaceFrom(s.mcp.builtins, mcp.Declarations(s.mcp.m, ts, mcp.DeclareOptions{
 		Budget: cfg.MCP.PromptBudget, MaxOutput: cfg.MaxOutput, Taken: s.Tools.Names()[:s.mcp.builtins],
-		Ask:    func(server, tool string) bool { return cfg.MCP.MCPPermission(server, tool) == "ask" },
-		AnyAsk: anyAsk(cfg.MCP.Permissions),
+		Ask: func(server, tool string) bool { return cfg.MCP.MCPPermission(server, tool) == "ask" },
 	}))
 }
 
@@ -66,14 +65,4 @@ func (s *Session) refreshMCP(cfg *config.Config) {
 	if len(s.mcp.m.Tools()) != s.mcp.declared {
 		s.declareMCP(cfg)
 	}
-}
-
-// anyAsk reports whether a rule of mcp.permissions says ask.
-func anyAsk(rules map[string]string) bool {
-	for _, v := range rules {
-		if v == "ask" {
-			return true
-		}
-	}
-	return false
 }

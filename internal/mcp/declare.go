@@ -15,10 +15,8 @@ type DeclareOptions struct {
 	// Budget is mcp.promptBudget: past it, the single mcp tool is declared.
 	Budget    int
 	MaxOutput int
-	// Ask says a tool asks under yolo: true (mcp.permissions); AnyAsk
-	// that some rule of mcp.permissions says ask.
-	Ask    func(server, tool string) bool
-	AnyAsk bool
+	// Ask says a tool asks under yolo: true (mcp.permissions).
+	Ask func(server, tool string) bool
 	// Taken are the names already declared (the built-in tools).
 	Taken []string
 }
@@ -32,20 +30,13 @@ func Declarations(s tools.MCPServers, ts []tools.MCPTool, o DeclareOptions) []*t
 	}
 	if tools.MCPDeclaredSize(ts) > o.Budget {
 		t := tools.NewMCPMeta(s, o.MaxOutput)
-		if t.AsksUnderYolo == nil && o.Ask != nil {
+		if o.Ask != nil {
+			// The rule of the tool the call runs, however the model spelt
+			// it; a call that finds no tool runs nothing and asks nothing
+			// (the model reads what exists instead).
 			t.AsksUnderYolo = func(args json.RawMessage) bool {
-				var a struct{ Server, Tool string }
-				json.Unmarshal(args, &a)
-				for _, mt := range s.Tools() {
-					if mt.Server == a.Server && mt.Name == a.Tool {
-						return o.Ask(a.Server, a.Tool)
-					}
-				}
-				// The mcp tool also finds a tool from a name written
-				// otherwise (no server, "fs/write_file", another case):
-				// a rule of mcp.permissions must not be slipped past by
-				// the spelling, so such a call asks when any rule does.
-				return a.Tool != "" && o.AnyAsk
+				server, tool, ok := tools.MCPMetaTarget(s, args)
+				return ok && o.Ask(server, tool)
 			}
 		}
 		return []*tools.Tool{t}
@@ -81,7 +72,7 @@ func direct(s tools.MCPServers, mt tools.MCPTool, name string, o DeclareOptions)
 	ask := o.Ask != nil && o.Ask(server, tool)
 	return &tools.Tool{
 		Name: name, Description: mt.Description, Schema: schema, SchemaText: schemaText,
-		Kind: kind, MCP: server + "/" + tool,
+		Kind: kind, MCP: tools.MCPShown(server, tool),
 		// yolo: false asks for every MCP call, read-only or not: mm cannot
 		// check what a server does (the reference).
 		Mutates:       func(json.RawMessage) bool { return true },

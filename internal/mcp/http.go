@@ -1,23 +1,45 @@
 package mcp
 
 import (
+	"errors"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // httpTransport is a streamable HTTP server with the configured headers
-// on every request, its answers read for the tools' schema texts.
-func httpTransport(url string, headers map[string]string, sn *schemas) sdk.Transport {
-	client := &http.Client{Transport: &headerRT{base: http.DefaultTransport, headers: headers, s: sn}}
-	return &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client, DisableStandaloneSSE: true}
+// on every request, its answers read for the tools' schema texts. The
+// round tripper also keeps what the SDK's errors do not tell plainly:
+// whether the server still knew the session, and whether it answered.
+func httpTransport(url string, headers map[string]string, sn *schemas) (sdk.Transport, *headerRT) {
+	rt := &headerRT{base: http.DefaultTransport, headers: headers, s: sn}
+	client := &http.Client{Transport: rt}
+	return &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client, DisableStandaloneSSE: true}, rt
 }
 
 type headerRT struct {
 	base    http.RoundTripper
 	headers map[string]string
 	s       *schemas
+
+	mu sync.Mutex
+	// lost: the server answered 404 to a request of mm's session: it no
+	// longer knows the session (it restarted), and ran nothing.
+	lost bool
+	// noAnswer is why a request got no answer at all (nothing listens,
+	// the connection broke before an answer); unsent that it surely did
+	// not reach the server: nothing listened, or a kept-alive connection
+	// of a server that has since stopped broke under it.
+	noAnswer error
+	unsent   bool
+	// status is the last HTTP error the server answered ("500 Internal
+	// Server Error").
+	status string
 }
 
 func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -27,10 +49,55 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
+	var reused atomic.Bool
+	if req.Method == http.MethodPost {
+		trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused.Store(i.Reused) }}
+		req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+	}
 	resp, err := h.base.RoundTrip(req)
+	if req.Method == http.MethodPost {
+		h.mu.Lock()
+		switch {
+		case err != nil && req.Context().Err() != nil:
+			// mm gave up on the request (a cancel, mcp.timeout): the
+			// call may have reached the server.
+		case err != nil:
+			var op *net.OpError
+			h.noAnswer = err
+			h.unsent = reused.Load() || errors.As(err, &op) && op.Op == "dial"
+		case resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "":
+			h.lost = true
+		case resp.StatusCode >= 400:
+			h.status = resp.Status
+		}
+		h.mu.Unlock()
+	}
 	if err == nil && resp.Body != nil {
 		sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
 		resp.Body = &bodyTee{r: resp.Body, s: h.s, sse: sse}
 	}
 	return resp, err
+}
+
+// reset forgets what the requests before a call met.
+func (h *headerRT) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lost, h.noAnswer, h.unsent, h.status = false, nil, false, ""
+}
+
+func (h *headerRT) state() (lost bool, noAnswer error, status string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lost, h.noAnswer, h.status
+}
+
+// unrun reports whether a failed call did not run: the server did not
+// know the session, or the request did not reach it. Such a call is sent
+// again in a new session (a server that restarted); one that may have run
+// is not.
+func (h *headerRT) unrun() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lost || h.noAnswer != nil && h.unsent
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mm/internal/config"
@@ -32,6 +33,10 @@ type Options struct {
 	// that stopped for good). nil drops it.
 	Warn func(string)
 }
+
+// callCancelled is what the model reads of a call the turn's cancel
+// stopped once the server had it.
+const callCancelled = "[error: cancelled while it ran]"
 
 // Manager is the servers of one session.
 type Manager struct {
@@ -182,7 +187,35 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if c == nil {
 		return msg, true
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	res, err, late := m.callOnce(ctx, c, tool, args)
+	if err != nil && !late && c.rt != nil && ctx.Err() == nil && c.rt.unrun() {
+		// The HTTP server did not run the call: it no longer knows the
+		// session (it restarted), or the request did not reach it. A
+		// new session, and the call once more.
+		if c, msg = s.reconnect(ctx, c); c == nil {
+			return msg, true
+		}
+		res, err, late = m.callOnce(ctx, c, tool, args)
+	}
+	if err != nil {
+		return s.callError(ctx, c, err, late, tool), true
+	}
+	out := tools.Truncate(resultText(res), m.opts.MaxOutput)
+	if res.IsError {
+		if out == "" {
+			out = "(no message)"
+		}
+		return fmt.Sprintf("[error: %s/%s failed] %s", server, tool, out), true
+	}
+	return out, false
+}
+
+// callOnce sends one call; late says it ran out of mcp.timeout.
+func (m *Manager) callOnce(ctx context.Context, c *conn, tool string, args json.RawMessage) (*sdk.CallToolResult, error, bool) {
+	cctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
 	if c.p != nil {
 		// A server that dies during the call ends the call at once.
@@ -194,35 +227,79 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 			}
 		}()
 	}
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
+	if c.rt != nil {
+		c.rt.reset()
 	}
 	res, err := c.cs.CallTool(cctx, &sdk.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return "[not run: the turn was cancelled]", true
-		case !c.alive():
-			s.mu.Lock()
-			again := s.restarted
-			s.mu.Unlock()
-			if again {
-				return fmt.Sprintf("[error: the MCP server %s stopped during the call of %s, after it was restarted once: its tools cannot be used in this session]", server, tool), true
-			}
-			return fmt.Sprintf("[error: the MCP server %s stopped during the call of %s; it is started again at the next call]", server, tool), true
-		case errors.Is(cctx.Err(), context.DeadlineExceeded):
-			return fmt.Sprintf("[error: the MCP server %s did not answer the call of %s within %s (mcp.timeout)]", server, tool, timeout), true
-		}
-		return fmt.Sprintf("[error: %s/%s: %v]", server, tool, err), true
+	return res, err, errors.Is(cctx.Err(), context.DeadlineExceeded)
+}
+
+// callError is what the model reads of a call that failed without an
+// answer of the server's.
+func (s *server) callError(ctx context.Context, c *conn, err error, late bool, tool string) string {
+	server, timeout := s.cfg.Name, s.m.opts.Timeout
+	if ctx.Err() != nil {
+		// The server had the call (the SDK tells it the call is
+		// cancelled): it may have done part of it, as a cancelled bash
+		// command may (bash's "[error: cancelled]").
+		return callCancelled
 	}
-	out := tools.Truncate(resultText(res), m.opts.MaxOutput)
-	if res.IsError {
-		if out == "" {
-			out = "(no message)"
-		}
-		return fmt.Sprintf("[error: %s/%s failed] %s", server, tool, out), true
+	if n, ok := tooLarge(err); ok {
+		return fmt.Sprintf("[error: the result of %s/%s is over the limit of %d MiB for one MCP message (it is %.1f MiB)]", server, tool, maxMessage>>20, float64(n)/(1<<20))
 	}
-	return out, false
+	if late {
+		return fmt.Sprintf("[error: the MCP server %s did not answer the call of %s within %s (mcp.timeout)]", server, tool, timeout)
+	}
+	if c.rt != nil {
+		if msg := s.httpError(c, tool); msg != "" {
+			return msg
+		}
+	} else if !c.alive() || c.dying(err) {
+		s.mu.Lock()
+		again := s.restarted
+		s.mu.Unlock()
+		if again {
+			return fmt.Sprintf("[error: the MCP server %s stopped during the call of %s, after it was restarted once: its tools cannot be used in this session]", server, tool)
+		}
+		return fmt.Sprintf("[error: the MCP server %s stopped during the call of %s; it is started again at the next call]", server, tool)
+	}
+	return fmt.Sprintf("[error: %s/%s: %v]", server, tool, err)
+}
+
+// dying reports whether a stdio call failed because the server is
+// exiting: its output ended (EOF) a moment before the kernel reaped it.
+func (c *conn) dying(err error) bool {
+	var we *jsonrpc.Error
+	if c.p == nil || errors.As(err, &we) {
+		return false // an answer of the server's
+	}
+	select {
+	case <-c.p.exited:
+		return true
+	case <-time.After(time.Second):
+		return false
+	}
+}
+
+// httpError words an HTTP server's failed call as a stdio server's are
+// worded, from what the requests met; "" when they met nothing of note.
+// A session that cannot serve another call is left for a new one.
+func (s *server) httpError(c *conn, tool string) string {
+	server := s.cfg.Name
+	lost, noAnswer, status := c.rt.state()
+	switch {
+	case lost:
+		c.broken.Store(true)
+		return fmt.Sprintf("[error: the MCP server %s did not know the session mm opened for the call of %s; it is connected again at the next call]", server, tool)
+	case noAnswer != nil:
+		c.broken.Store(true)
+		return fmt.Sprintf("[error: the MCP server %s did not answer the call of %s (%s); it is connected again at the next call]", server, tool, reason(noAnswer))
+	case status != "":
+		return fmt.Sprintf("[error: the MCP server %s answered the call of %s with HTTP %s]", server, tool, status)
+	case !c.alive():
+		return fmt.Sprintf("[error: the MCP server %s closed the connection during the call of %s; it is connected again at the next call]", server, tool)
+	}
+	return ""
 }
 
 // Close stops every server and waits until they have exited.

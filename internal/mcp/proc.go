@@ -54,7 +54,9 @@ func startProc(command string, args, env []string, dir string, sn *schemas) (*pr
 		return nil, nil, err
 	}
 	p.pgid = cmd.Process.Pid
-	return p, &sdk.IOTransport{Reader: &lineTee{r: outR, s: sn}, Writer: inW}, nil
+	// frames bounds a message to maxMessage itself; the SDK's own bound,
+	// past which it would stop reading the server, is only a backstop.
+	return p, &sdk.IOTransport{Reader: newFrames(outR, sn, maxMessage), Writer: inW, MaxLineLength: 2 * maxMessage}, nil
 }
 
 // stop ends the server's process group: SIGTERM, then SIGKILL for what is

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -39,13 +41,20 @@ type server struct {
 // conn is one running session with a server.
 type conn struct {
 	cs   *sdk.ClientSession
-	p    *proc // nil over HTTP
+	p    *proc     // nil over HTTP
+	rt   *headerRT // nil over stdio
 	done chan struct{}
+	// broken: the HTTP session cannot serve another call (the server
+	// forgot it, or did not answer); the next call opens a new one.
+	broken atomic.Bool
 }
 
 // alive reports whether the session still runs (the stdio server has not
 // exited, the connection is open).
 func (c *conn) alive() bool {
+	if c.broken.Load() {
+		return false
+	}
 	select {
 	case <-c.done:
 		return false
@@ -76,6 +85,7 @@ func (c *conn) close() {
 func (s *server) connect(ctx context.Context) (*conn, []tools.MCPTool, error) {
 	sn := &schemas{}
 	var p *proc
+	var rt *headerRT
 	var tr sdk.Transport
 	if s.cfg.Command != "" {
 		env := append([]string(nil), s.m.opts.Env...)
@@ -88,7 +98,7 @@ func (s *server) connect(ctx context.Context) (*conn, []tools.MCPTool, error) {
 			return nil, nil, err
 		}
 	} else {
-		tr = httpTransport(s.cfg.URL, s.cfg.Headers, sn)
+		tr, rt = httpTransport(s.cfg.URL, s.cfg.Headers, sn)
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "mm", Version: version.String()}, nil)
 	fail := func(err error) (*conn, []tools.MCPTool, error) {
@@ -104,7 +114,7 @@ func (s *server) connect(ctx context.Context) (*conn, []tools.MCPTool, error) {
 	if err != nil {
 		return fail(err)
 	}
-	c := &conn{cs: cs, p: p, done: make(chan struct{})}
+	c := &conn{cs: cs, p: p, rt: rt, done: make(chan struct{})}
 	go func() {
 		cs.Wait()
 		close(c.done)
@@ -150,7 +160,7 @@ func (s *server) first(ctx context.Context) {
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %s", s.m.opts.Timeout)
 		}
-		s.startErr = err.Error()
+		s.startErr = reason(err)
 		return
 	}
 	if s.m.isClosed() {
@@ -176,6 +186,10 @@ func (s *server) live(ctx context.Context) (*conn, string) {
 		return s.conn, ""
 	case s.m.isClosed():
 		return nil, "[error: mm is stopping]"
+	case s.cfg.URL != "":
+		// mm does not run an HTTP server: a new session costs a
+		// handshake, and a server that restarted serves it.
+		return s.reopen(ctx)
 	}
 	old := s.conn
 	s.conn = nil
@@ -200,6 +214,58 @@ func (s *server) live(ctx context.Context) (*conn, string) {
 	// the request prefix, do not change.
 	s.conn = c
 	return c, ""
+}
+
+// reconnect opens a new session with an HTTP server in place of old, whose
+// session the server no longer has; otherwise the text the model reads.
+func (s *server) reconnect(ctx context.Context, old *conn) (*conn, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.m.isClosed():
+		return nil, "[error: mm is stopping]"
+	case s.conn != nil && s.conn != old && s.conn.alive():
+		return s.conn, ""
+	}
+	return s.reopen(ctx)
+}
+
+// reopen replaces the HTTP session (s.mu held). The tools stay those of
+// the first start.
+func (s *server) reopen(ctx context.Context) (*conn, string) {
+	if old := s.conn; old != nil {
+		s.conn = nil
+		// Its DELETE is not waited for: the server may be gone.
+		go old.close()
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.m.opts.Timeout)
+	defer cancel()
+	c, _, err := s.connect(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, "[not run: the turn was cancelled]"
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %s", s.m.opts.Timeout)
+		}
+		return nil, fmt.Sprintf("[error: the MCP server %s could not be connected again (%s); it is tried again at the next call]", s.cfg.Name, reason(err))
+	}
+	s.conn = c
+	return c, ""
+}
+
+// reason is why a connection failed, in words: the network's own error
+// ("connection refused"), not the SDK's layers around it.
+func reason(err error) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		e := op.Err
+		for errors.Unwrap(e) != nil {
+			e = errors.Unwrap(e)
+		}
+		return e.Error()
+	}
+	return err.Error()
 }
 
 // stop ends the session for good.

@@ -57,41 +57,6 @@ func (s *schemas) text(name string) string {
 	return s.byName[name]
 }
 
-// lineTee passes a newline-delimited JSON stream through and hands each
-// line to take.
-type lineTee struct {
-	r    io.ReadCloser
-	s    *schemas
-	line []byte
-}
-
-func (t *lineTee) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	chunk := p[:n]
-	for len(chunk) > 0 {
-		i := bytes.IndexByte(chunk, '\n')
-		if i < 0 {
-			t.keep(chunk)
-			break
-		}
-		t.keep(chunk[:i])
-		t.s.take(t.line)
-		t.line = t.line[:0]
-		chunk = chunk[i+1:]
-	}
-	return n, err
-}
-
-// keep adds to the current line; a line past the cap is not a tools/list
-// mm needs the text of (it is dropped, the SDK still reads it).
-func (t *lineTee) keep(b []byte) {
-	if len(t.line)+len(b) <= maxSniff {
-		t.line = append(t.line, b...)
-	}
-}
-
-func (t *lineTee) Close() error { return t.r.Close() }
-
 // maxSniff bounds the bytes of one message kept to read its schemas.
 const maxSniff = 4 << 20
 

@@ -66,8 +66,11 @@ func NewMCPMeta(s MCPServers, maxOutput int) *Tool {
 		SchemaText:  mcpMetaSchema,
 		// A call may change anything; KindOf narrows it.
 		Kind: KindOther,
+		// Only a call that finds a tool runs anything: a call that names
+		// none is answered with what exists, which needs nobody's leave.
 		Mutates: func(args json.RawMessage) bool {
-			return decodeMCPMeta(args).action == "call"
+			_, _, ok := MCPMetaTarget(s, args)
+			return ok
 		},
 		KindOf: func(args json.RawMessage) Kind {
 			a := decodeMCPMeta(args)
@@ -89,7 +92,7 @@ func NewMCPMeta(s MCPServers, maxOutput int) *Tool {
 			if a.action != "call" {
 				return "mcp"
 			}
-			return a.server + "/" + a.tool
+			return MCPShown(a.server, a.tool)
 		},
 		Preview: func(args json.RawMessage) string {
 			a := decodeMCPMeta(args)
@@ -309,6 +312,24 @@ func mcpResolve(s MCPServers, a mcpMetaArgs) (*MCPTool, string) {
 	return nil, fmt.Sprintf("[error: mcp: the server %s has no tool named %q; its tools are: %s]", name, tool, mcpNames(tools))
 }
 
+// MCPMetaTarget is the tool a call of the `mcp` tool runs, as its server
+// calls it (the model's spelling resolved as the call resolves it); ok is
+// false for list and schema, and for a call that finds no tool (it is
+// answered with what exists and runs nothing). The permission check applies
+// the rule of that tool (mcp.permissions), not one guessed from the
+// spelling.
+func MCPMetaTarget(s MCPServers, args json.RawMessage) (server, tool string, ok bool) {
+	a := decodeMCPMeta(args)
+	if a.bad != nil || a.action != "call" {
+		return "", "", false
+	}
+	t, _ := mcpResolve(s, a)
+	if t == nil {
+		return "", "", false
+	}
+	return t.Server, t.Name, true
+}
+
 // mcpResolved is a call with the server and tool it resolves to (the
 // tool's own name on its server), so that the permission prompt shows
 // what will run rather than the model's spelling; unchanged otherwise.
@@ -492,12 +513,13 @@ func mcpMetaSummary(a mcpMetaArgs, args json.RawMessage) string {
 	if a.bad != nil {
 		return string(args)
 	}
-	target := a.server
+	// The names are one line, as MCPShown writes them.
+	target := mcpNameLine.Replace(a.server)
 	if a.tool != "" {
 		if target != "" {
 			target += "/"
 		}
-		target += a.tool
+		target += mcpNameLine.Replace(a.tool)
 	}
 	switch a.action {
 	case "list":

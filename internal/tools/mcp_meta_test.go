@@ -152,7 +152,9 @@ func TestMCPMetaPermissionAndKind(t *testing.T) {
 		{`{"action":"call","server":"fs","tool":"read_text_file","arguments":{"path":"a"}}`, true, KindRead, `fs/read_text_file: {"path":"a"}`},
 		// Whatever runs a tool asks, a synonym included.
 		{`{"action":"execute","server":"ev","tool":"get-env"}`, true, KindOther, "ev/get-env"},
-		{`{"action":"call","tool":"nope"}`, true, KindOther, "nope"},
+		// A call that finds no tool runs nothing: it is answered with
+		// what exists, without asking.
+		{`{"action":"call","tool":"nope"}`, false, KindOther, "nope"},
 		{`{"action":"delete"}`, false, KindRead, `{"action":"delete"}`},
 	}
 	for _, c := range cases {

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"strings"
 )
 
 // MCPTool is one tool an MCP server offers (mcp.servers), as mm knows it.
@@ -31,3 +32,13 @@ type MCPServers interface {
 	// a timeout).
 	Call(ctx context.Context, server, tool string, args json.RawMessage) (output string, failed bool)
 }
+
+// MCPShown is server/tool as the 🔌 and 🔐 lines and an editor's title
+// show it. A server names its tools as it likes: a line break in a name
+// is written \n (\r for a carriage return), as JSON writes it, so that
+// the line stays one line and shows where the name ends.
+func MCPShown(server, tool string) string {
+	return mcpNameLine.Replace(server + "/" + tool)
+}
+
+var mcpNameLine = strings.NewReplacer("\n", `\n`, "\r", `\r`)

@@ -54,7 +54,7 @@ type Tool struct {
 	// means the tool.
 	SessionKey func(args json.RawMessage) string
 	// MCP is "server/tool" for an MCP server's tool, "" otherwise: the
-	// terminal shows that name (🔌 server/tool).
+	// terminal shows that name (🔌 server/tool), on one line (MCPShown).
 	MCP string
 	// KindOf, when set, gives the kind of one call (lsp: rename edits,
 	// the other actions read). nil means Kind.

@@ -2,7 +2,9 @@
 // argv[2] is a directory where it appends its pid to "pids" (and its
 // child's, with SPAWN=1) and the names of the calls it received to
 // "called". The tool "hang" never answers; "ping" answers pong. With
-// WAIT_FOR=<file> it answers initialize only once that file exists.
+// WAIT_FOR=<file> it answers initialize only once that file exists. With
+// EXTRA=1 it also has "big", whose answer is one line of BIG_MB (20) MB,
+// and "odd\nname", a name with a newline in it, which answers odd.
 const fs = require('fs');
 const path = require('path');
 const dir = process.argv[2];
@@ -16,6 +18,10 @@ const tools = [
   { name: 'hang', description: 'Never answers.', inputSchema: { type: 'object', properties: {} } },
   { name: 'ping', description: 'Answers pong.', inputSchema: { type: 'object', properties: {} } },
 ];
+if (process.env.EXTRA === '1') {
+  tools.push({ name: 'big', description: 'Answers a huge text.', inputSchema: { type: 'object', properties: {} } });
+  tools.push({ name: 'odd\nname', description: 'A name on two lines.', inputSchema: { type: 'object', properties: {} } });
+}
 let buf = '';
 process.stdin.on('data', (chunk) => {
   buf += chunk;
@@ -40,6 +46,11 @@ function handle(m) {
     fs.appendFileSync(path.join(dir, 'called'), m.params.name + '\n');
     if (m.params.name === 'ping') {
       send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'pong' }] } });
+    } else if (m.params.name === 'big') {
+      const mb = Number(process.env.BIG_MB || '20');
+      send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'x'.repeat(mb * 1024 * 1024) }] } });
+    } else if (m.params.name === 'odd\nname') {
+      send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'odd' }] } });
     }
   } else if (m.id !== undefined && m.method) {
     send({ jsonrpc: '2.0', id: m.id, result: {} });
