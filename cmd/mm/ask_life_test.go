@@ -1,0 +1,105 @@
+package main_test
+
+// The asked agent's signs of life and its permissions, through the
+// binary: the ask's watch follows the child's model calls and counts its
+// progress reports; the child runs with AGENT_YOLO=false and submits its
+// calls to the agent that asks.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"mm/internal/llmtest"
+)
+
+// appendTo adds lines to a config file.
+func appendTo(t *testing.T, path, yaml string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, yaml...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A child whose server sends llama.cpp's progress while it reads the
+// prompt, for longer than both agents' watchdogTimeout and the child's
+// firstTokenTimeout: each report is a sign of life (the child passes
+// them on as _mm/progress), so the ask goes on to the answer.
+func TestAskAgentProgressIsLife(t *testing.T) {
+	dir := t.TempDir()
+	// 5 s of reports half a second apart: longer than the 3 s limits
+	// (and the ask's second of grace), a report well within each.
+	child := llmtest.New(t, llmtest.Turn{Progress: []int{0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000}, ChunkDelay: 500 * time.Millisecond, Text: "Read it."})
+	parentCfg, _ := askPair(t, dir, child, "watchdogTimeout: 3s\nfirstTokenTimeout: 3s\n", "")
+	appendTo(t, parentCfg, "watchdogTimeout: 3s\n")
+	parent := llmtest.New(t,
+		askCall(`{"agent":"reviewer","prompt":"read this long prompt"}`),
+		llmtest.Turn{Text: "done"},
+	)
+	r := mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got := askResult(t, parent.ChatRequests()[1]); got != "Read it." {
+		t.Errorf("tool result %q", got)
+	}
+}
+
+// Before its first token, the child's firstTokenTimeout applies (3m by
+// default), not this agent's watchdogTimeout: a server that takes longer
+// than the latter to start answering is no dead child.
+func TestAskAgentFirstTokenTimeoutApplies(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{FirstByteDelay: 3 * time.Second, Text: "Late but here."})
+	parentCfg, _ := askPair(t, dir, child, "", "")
+	appendTo(t, parentCfg, "watchdogTimeout: 1s\n")
+	parent := llmtest.New(t,
+		askCall(`{"agent":"reviewer","prompt":"answer"}`),
+		llmtest.Turn{Text: "done"},
+	)
+	r := mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got := askResult(t, parent.ChatRequests()[1]); got != "Late but here." {
+		t.Errorf("tool result %q", got)
+	}
+}
+
+// The asked agent runs with AGENT_YOLO=false whatever decides its calls:
+// it submits them, and this agent's rule answers (its entry's yolo: true;
+// then, without one, this agent's own yolo, true by default).
+func TestAskAgentChildRunsWithYoloFalse(t *testing.T) {
+	for _, entry := range []string{"yolo: true", "description: reviews code"} {
+		dir := t.TempDir()
+		child := llmtest.New(t,
+			llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"echo \"$AGENT_YOLO\" > yolo.txt"}`}}},
+			llmtest.Turn{Text: "noted"},
+		)
+		parentCfg, _ := askPair(t, dir, child, "", entry)
+		parent := llmtest.New(t,
+			askCall(`{"agent":"reviewer","prompt":"note it"}`),
+			llmtest.Turn{Text: "done"},
+		)
+		r := mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "go")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", entry, r.code, r.stderr)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "yolo.txt"))
+		if err != nil {
+			t.Fatalf("%s: the call did not run: %v\n%s", entry, err, r.stderr)
+		}
+		if strings.TrimSpace(string(got)) != "false" {
+			t.Errorf("%s: the child ran with AGENT_YOLO=%s", entry, got)
+		}
+		if strings.Contains(r.stderr, "refused") {
+			t.Errorf("%s: a call was refused:\n%s", entry, r.stderr)
+		}
+	}
+}
