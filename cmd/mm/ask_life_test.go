@@ -103,3 +103,38 @@ func TestAskAgentChildRunsWithYoloFalse(t *testing.T) {
 		}
 	}
 }
+
+// mm -acp sends _mm/progress (an extension notification) while its
+// model reads the prompt, to a client that asked for it in
+// clientCapabilities._meta, and to no other: an editor never sees it.
+func TestACPProgressNotification(t *testing.T) {
+	for _, asks := range []bool{true, false} {
+		dir := t.TempDir()
+		srv := llmtest.New(t, llmtest.Turn{Progress: []int{0, 100, 200}, Text: "Read."})
+		c := startACP(t, dir, srv, nil)
+		caps := map[string]any{}
+		if asks {
+			caps["_meta"] = map[string]any{"mm/progress": true}
+		}
+		c.initializeWith(caps)
+		sid := c.newSession(dir)
+		from := c.mark()
+		if r := c.stopReason(c.prompt(sid, "read")); r != "end_turn" {
+			t.Fatalf("stop reason %s", r)
+		}
+		var got []string
+		c.mu.Lock()
+		for _, m := range c.msgs[from:] {
+			if m.Method == "_mm/progress" {
+				got = append(got, string(m.Params))
+			}
+		}
+		c.mu.Unlock()
+		switch {
+		case asks && (len(got) == 0 || got[0] != `{"sessionId":"`+sid+`"}`):
+			t.Errorf("asked for: the notifications %q", got)
+		case !asks && len(got) > 0:
+			t.Errorf("not asked for, yet sent: %q", got)
+		}
+	}
+}
