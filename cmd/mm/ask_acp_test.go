@@ -136,6 +136,12 @@ func TestAskAgentACPCancel(t *testing.T) {
 		t.Fatalf("stop reason %s", r)
 	}
 	waitGone(t, pid, "the asked agent's command after session/cancel")
+	// The call ends with what the asked agent said, then why it stopped.
+	calls := ofCall(c.updates(sid, 0, -1), "a1")
+	wantEnd := []string{"Working on it.", "[ask_agent: reviewer stopped before finishing: interrupted by the user]"}
+	if end := calls[len(calls)-1]; end["status"] != "failed" || !reflect.DeepEqual(contentTexts(end), wantEnd) {
+		t.Errorf("the ask_agent call's end %v, want the content %q", end, wantEnd)
+	}
 	if r := c.stopReason(c.prompt(sid, "next")); r != "end_turn" {
 		t.Fatalf("stop reason %s", r)
 	}
