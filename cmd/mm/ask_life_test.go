@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -136,5 +137,45 @@ func TestACPProgressNotification(t *testing.T) {
 		case !asks && len(got) > 0:
 			t.Errorf("not asked for, yet sent: %q", got)
 		}
+	}
+}
+
+// A child that itself hangs while it reads its prompt (stopped by a
+// signal: its own watchdog cannot run out) ends the ask once its
+// firstTokenTimeout, and the ask's second of grace, have gone by.
+func TestAskAgentHungChildWhileReading(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	child := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"echo $PPID > pid"}`}}},
+		llmtest.Turn{FirstByteDelay: 30 * time.Second, Text: "too late"},
+	)
+	parentCfg, _ := askPair(t, dir, child, "watchdogTimeout: 1s\nfirstTokenTimeout: 2s\n", "yolo: true")
+	appendTo(t, parentCfg, "watchdogTimeout: 1s\n")
+	parent := llmtest.New(t,
+		askCall(`{"agent":"reviewer","prompt":"note your pid, then answer"}`),
+		llmtest.Turn{Text: "done"},
+	)
+	cmd := mmCommand(t, dir, parent, "-c", parentCfg, "-p", "go")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := waitPidFile(t, pidFile, 20*time.Second)
+	// Once the child has sent its second model call, it reads: stop it.
+	deadline := time.Now().Add(20 * time.Second)
+	for len(child.ChatRequests()) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the child made no second model call")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	syscall.Kill(pid, syscall.SIGSTOP)
+	defer syscall.Kill(pid, syscall.SIGCONT)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("mm: %v", err)
+	}
+	want := "[ask_agent: reviewer failed: no sign of life from it for 2s (its firstTokenTimeout)]"
+	if got := askResult(t, parent.ChatRequests()[1]); got != want {
+		t.Errorf("tool result %q\nwant %q", got, want)
 	}
 }
