@@ -135,10 +135,11 @@ func (u *turnUI) askEnd(c *agent.Call) acpsdk.SessionUpdate {
 		u.text.call, u.text.blocks = nil, nil
 	}
 	u.text.mu.Unlock()
-	up := endUpdate(u.l.toolCallID(c), shown, !failed(c))
+	ok := !failed(c)
+	up := endUpdate(u.l.toolCallID(c), shown, ok)
 	if len(blocks) > 0 {
 		last := shown.Output
-		if c.Failed || failed(c) {
+		if !ok {
 			last = last[strings.LastIndexByte(last, '\n')+1:]
 		}
 		up.ToolCallUpdate.Content = textBlocks(append(blocks, last))

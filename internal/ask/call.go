@@ -263,14 +263,16 @@ func (c *call) progress() {
 	}
 }
 
+// contentText is a call's text blocks, one per line (an ask_agent call of
+// the asked agent has a block per round of the agent it asked).
 func contentText(cs []acpsdk.ToolCallContent) string {
-	var b strings.Builder
+	var parts []string
 	for _, c := range cs {
 		if c.Content != nil && c.Content.Content.Text != nil {
-			b.WriteString(c.Content.Content.Text.Text)
+			parts = append(parts, c.Content.Content.Text.Text)
 		}
 	}
-	return b.String()
+	return strings.Join(parts, "\n")
 }
 
 // permission is the asked agent's request to run a call: this agent's
