@@ -135,7 +135,7 @@ func TestACPAskUserElicitation(t *testing.T) {
 func TestACPAskUserButtons(t *testing.T) {
 	dir := t.TempDir()
 	srv := llmtest.New(t,
-		toolCall("b1", "ask_user", `{"questions":[{"question":"Which colour?","options":["red","blue"]},{"question":"Go on?","type":"confirm"}]}`),
+		toolCall("b1", "ask_user", `{"questions":[{"question":"Which colour?","options":["red","blue"],"default":"blue"},{"question":"Go on?","type":"confirm"}]}`),
 		llmtest.Turn{Text: "answered"},
 		toolCall("b2", "ask_user", `{"question":"Which one?","options":["x","y"]}`),
 		llmtest.Turn{Text: "declined"},
@@ -160,7 +160,8 @@ func TestACPAskUserButtons(t *testing.T) {
 	if p["sessionId"] != sid || tc["toolCallId"] != "b1" || tc["title"] != "Which colour?" || contentText(tc) != "Which colour?" {
 		t.Errorf("first question: %v", p)
 	}
-	if got := options(p); got != "option-1=red option-2=blue decline=Decline" {
+	// The default first and named: a client's "allow" key takes it.
+	if got := options(p); got != "option-2=blue (default) option-1=red decline=Decline" {
 		t.Errorf("choice buttons: %s", got)
 	}
 	p, _ = answerPermission(t, c, next, selected("yes"))

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ func TestAskAgentACP(t *testing.T) {
 	dir := t.TempDir()
 	childCall := toolCall("c1", "bash", `{"command":"touch made.txt"}`)
 	childCall.Reasoning = "Child thinks."
+	childCall.Text = "Making it."
 	child := llmtest.New(t,
 		childCall,
 		llmtest.Turn{Text: "Made it."},
@@ -68,19 +70,33 @@ func TestAskAgentACP(t *testing.T) {
 	if len(ask) < 2 || !strings.HasPrefix(ask[0]["title"].(string), "ask_agent reviewer (llamacpp/child-model) — make it") {
 		t.Fatalf("the ask_agent call: %v", ask)
 	}
-	if end := ask[len(ask)-1]; end["status"] != "completed" || contentText(end) != "reviewer answered (8 characters)" {
+	// The asked agent's text is the ask_agent call's content, a round at
+	// a time, never this agent's own message: an editor would mix it
+	// into the answer.
+	var rounds [][]string
+	for _, u := range ask {
+		if u["content"] != nil {
+			rounds = append(rounds, contentTexts(u))
+		}
+	}
+	want := [][]string{{"Making it."}, {"Making it.", "Made it.", "reviewer answered (8 characters)"}}
+	if !reflect.DeepEqual(rounds, want) {
+		t.Errorf("the ask_agent call's contents %q, want %q", rounds, want)
+	}
+	if end := ask[len(ask)-1]; end["status"] != "completed" {
 		t.Errorf("the ask_agent call's end: %v", end)
 	}
 	if got := chunkText(us, "agent_thought_chunk"); !strings.Contains(got, "Child thinks.") {
 		t.Errorf("thoughts %q", got)
 	}
-	if got := chunkText(us, "agent_message_chunk"); got != "Made it.Parent done." {
+	if got := chunkText(us, "agent_message_chunk"); got != "Parent done." {
 		t.Errorf("messages %q", got)
 	}
 	if got := lastToolMessage(t, parent.ChatRequests()[1]); got != "Made it." {
 		t.Errorf("tool result %q", got)
 	}
 
+	// /ask-<name> has no call: the asked agent's answer is the turn's.
 	from = c.mark()
 	if r := c.stopReason(c.prompt(sid, "/ask-reviewer hello")); r != "end_turn" {
 		t.Fatalf("/ask stop reason %s", r)
@@ -120,6 +136,12 @@ func TestAskAgentACPCancel(t *testing.T) {
 		t.Fatalf("stop reason %s", r)
 	}
 	waitGone(t, pid, "the asked agent's command after session/cancel")
+	// The call ends with what the asked agent said, then why it stopped.
+	calls := ofCall(c.updates(sid, 0, -1), "a1")
+	wantEnd := []string{"Working on it.", "[ask_agent: reviewer stopped before finishing: interrupted by the user]"}
+	if end := calls[len(calls)-1]; end["status"] != "failed" || !reflect.DeepEqual(contentTexts(end), wantEnd) {
+		t.Errorf("the ask_agent call's end %v, want the content %q", end, wantEnd)
+	}
 	if r := c.stopReason(c.prompt(sid, "next")); r != "end_turn" {
 		t.Fatalf("stop reason %s", r)
 	}
@@ -128,4 +150,18 @@ func TestAskAgentACPCancel(t *testing.T) {
 	if got := lastToolMessage(t, reqs[len(reqs)-1]); got != want {
 		t.Errorf("the model read %q\nwant %q", got, want)
 	}
+}
+
+// contentTexts are the texts of a tool call update's content blocks.
+func contentTexts(u map[string]any) []string {
+	var out []string
+	cs, _ := u["content"].([]any)
+	for _, c := range cs {
+		m, _ := c.(map[string]any)
+		inner, _ := m["content"].(map[string]any)
+		if s, ok := inner["text"].(string); ok && m["type"] == "content" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -11,7 +11,8 @@ import (
 
 // mm --ask NAME "prompt": the answer on stdout, the activity on stderr;
 // nobody can answer the child's permission requests, so its call is
-// refused (its entry does not say yolo: true); stdin is appended.
+// refused (no yolo in its entry, and this agent's is false); stdin is
+// appended.
 func TestAskCommandRefusesChildCall(t *testing.T) {
 	dir := t.TempDir()
 	child := llmtest.New(t,
@@ -19,7 +20,7 @@ func TestAskCommandRefusesChildCall(t *testing.T) {
 		llmtest.Turn{Text: "I could not touch it."},
 	)
 	parentCfg, _ := askPair(t, dir, child, "", "")
-	r := mm(t, dir, nil, nil, "piped text\n", "-c", parentCfg, "--ask", "reviewer", "make the file")
+	r := mm(t, dir, nil, []string{"AGENT_YOLO=false"}, "piped text\n", "-c", parentCfg, "--ask", "reviewer", "make the file")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -65,7 +66,7 @@ func TestAskCommandPathAndExitCodes(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
 		t.Errorf("yolo: true did not run the call: %v", err)
 	}
-	// A path: no entry, so nobody can allow anything; the server has no
+	// A path: no entry, so this agent's yolo decides; the server has no
 	// turn left: the child's engine error, exit 3.
 	r = mm(t, dir, nil, nil, "", "--ask", childCfg, "again")
 	if r.code != 3 || r.stdout != "" {
@@ -90,5 +91,25 @@ func TestAskCommandPathAndExitCodes(t *testing.T) {
 		if r := mm(t, dir, nil, nil, "", args...); r.code != 2 {
 			t.Errorf("%v: exit %d\n%s", args, r.code, r.stderr)
 		}
+	}
+}
+
+// mm --ask follows the reference's rule: without a yolo in its entry,
+// the yolo of the configuration it runs with (true by default) decides,
+// and the child, run with AGENT_YOLO=false, has its call allowed.
+func TestAskCommandOwnYoloDecides(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"echo \"$AGENT_YOLO\" > yolo.txt"}`}}},
+		llmtest.Turn{Text: "noted"},
+	)
+	parentCfg, _ := askPair(t, dir, child, "", "")
+	r := mm(t, dir, nil, nil, "", "-c", parentCfg, "--ask", "reviewer", "note it")
+	if r.code != 0 || r.stdout != "noted\n" {
+		t.Fatalf("exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "yolo.txt"))
+	if err != nil || strings.TrimSpace(string(got)) != "false" {
+		t.Errorf("the call: %q, %v\n%s", got, err, r.stderr)
 	}
 }

@@ -199,17 +199,23 @@ func TestAskAgentChildrenEndWithMM(t *testing.T) {
 	waitGone(t, pid, "the child after mm was killed")
 }
 
-// An asked agent silent for longer than watchdogTimeout (its server
-// loading a model, say) ends the call.
+// An asked agent silent for longer than the limit ends the call: this
+// agent's watchdogTimeout while its command runs; while it reads its
+// prompt, its firstTokenTimeout, when its own watchdog says why.
 func TestAskAgentWatchdog(t *testing.T) {
 	dir := t.TempDir()
-	child := llmtest.New(t, llmtest.Turn{FirstByteDelay: 30 * time.Second, Text: "too late"})
-	parentCfg, _ := askPair(t, dir, child, "", "")
+	child := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"sleep 30"}`}}},
+		llmtest.Turn{FirstByteDelay: 30 * time.Second, Text: "too late"},
+	)
+	parentCfg, _ := askPair(t, dir, child, "watchdogTimeout: 1s\nfirstTokenTimeout: 1s\n", "yolo: true")
 	cfg, _ := os.ReadFile(parentCfg)
 	os.WriteFile(parentCfg, append(cfg, []byte("watchdogTimeout: 1s\n")...), 0o644)
 	parent := llmtest.New(t,
 		askCall(`{"agent":"reviewer","prompt":"answer"}`),
 		llmtest.Turn{Text: "done"},
+		askCall(`{"agent":"reviewer","prompt":"answer again"}`),
+		llmtest.Turn{Text: "done again"},
 	)
 	r := mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "go")
 	if r.code != 0 {
@@ -217,6 +223,14 @@ func TestAskAgentWatchdog(t *testing.T) {
 	}
 	want := "[ask_agent: reviewer failed: no sign of life from it for 1s (watchdogTimeout)]"
 	if got := askResult(t, parent.ChatRequests()[1]); got != want {
+		t.Errorf("tool result %q\nwant %q", got, want)
+	}
+	r = mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "again")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	want = "[ask_agent: reviewer failed: error: no first token from the server after 1s]"
+	if got := askResult(t, parent.ChatRequests()[3]); got != want {
 		t.Errorf("tool result %q\nwant %q", got, want)
 	}
 }

@@ -3,6 +3,7 @@ package main_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,6 +51,13 @@ func TestAskAgentREPL(t *testing.T) {
 	s.ask("/ask-reviewer what now?")
 	s.expect("🗣 ask_agent: reviewer (llamacpp/child-model) — what now?")
 	s.expect("Child says hi.")
+	// The lines an ask_agent call ends with: the answered line, then the
+	// turn's summary (the time the ask took).
+	s.expect("reviewer answered (14 characters)")
+	s.expect("s")
+	if tail := s.text()[:s.mark]; !regexp.MustCompile(`reviewer answered \(14 characters\)\s+[0-9]+\.[0-9]s$`).MatchString(tail) {
+		t.Errorf("no summary line after the /ask answer:\n%q", tail[max(0, len(tail)-200):])
+	}
 	s.ask("and?")
 	s.expect("Parent again.")
 	reqs := parent.ChatRequests()

@@ -55,10 +55,11 @@ func TestAskUserLineModeEachType(t *testing.T) {
 	s.expect("❓ Which files?")
 	s.expect(" 3. c.go")
 	s.expect(" ? ")
-	s.send("1, 7\r") // 7 is no option: the help again
-	s.expect("answer with one or more numbers, e.g. 1, 3 · /skip declines")
+	s.send("1, 7\r") // 7 is no option: said, then the help again
+	s.expect("7 is out of range: the options are numbered 1 to 3")
+	s.expect("answer with one or more numbers or options, e.g. 1, 3 · /skip declines")
 	s.expect(" ? ")
-	s.send("3;1 3\r")
+	s.send("c.go a.go;3\r") // options' texts, as a choice takes them
 	s.expect("→ c.go, a.go")
 
 	s.expect("❓ Go on?")

@@ -65,11 +65,113 @@ func askedKind(k tools.Kind) acpsdk.ToolKind {
 	return acpsdk.ToolKindOther
 }
 
-func (u *turnUI) AgentText(_, s string) { u.Text(s) }
+var _ tools.AgentProgress = (*turnUI)(nil)
+
+// AgentProgress passes on a sign of life of an agent this one asks.
+func (u *turnUI) AgentProgress(string) { u.l.progress() }
+
+// askText is the text of the asked agent of the running ask_agent call:
+// it is that call's content, never this session's own message (an
+// editor would mix it into this agent's answer). Content in a
+// tool_call_update replaces the call's whole content, so the text goes a
+// round at a time (each round one block, sent when the asked agent's
+// next call starts and when the ask ends), not a delta at a time.
+type askText struct {
+	mu     sync.Mutex
+	call   *agent.Call // the ask_agent call running; nil: none (/ask)
+	blocks []string    // the rounds that ended
+	round  strings.Builder
+}
+
+// askStart notes this session's ask_agent call that starts.
+func (u *turnUI) askStart(c *agent.Call) {
+	if c.Name != tools.AskAgentName {
+		return
+	}
+	u.text.mu.Lock()
+	u.text.call, u.text.blocks = c, nil
+	u.text.round.Reset()
+	u.text.mu.Unlock()
+}
+
+// endRound closes the asked agent's round of text; it returns the
+// ask_agent call and its blocks when the round had text (t.mu held).
+func (t *askText) endRound() (*agent.Call, []string) {
+	r := strings.TrimSpace(t.round.String())
+	t.round.Reset()
+	if t.call == nil || r == "" {
+		return nil, nil
+	}
+	t.blocks = append(t.blocks, r)
+	return t.call, append([]string(nil), t.blocks...)
+}
+
+// flushRound sends the round that ended as the ask_agent call's content.
+func (u *turnUI) flushRound() {
+	u.text.mu.Lock()
+	c, blocks := u.text.endRound()
+	u.text.mu.Unlock()
+	if c == nil {
+		return
+	}
+	u.l.update(acpsdk.SessionUpdate{ToolCallUpdate: &acpsdk.SessionToolCallUpdate{
+		SessionUpdate: "tool_call_update",
+		ToolCallId:    u.l.toolCallID(c),
+		Content:       textBlocks(blocks),
+	}})
+}
+
+// askEnd is the end of an ask_agent call: its content is the asked
+// agent's rounds, then `<agent> answered (N characters)` or, when it
+// failed, the reason (the output's last line: the rest is the text shown
+// above it). Without text, the output as it is.
+func (u *turnUI) askEnd(c *agent.Call) acpsdk.SessionUpdate {
+	shown := askShown(c)
+	u.text.mu.Lock()
+	var blocks []string
+	if u.text.call == c {
+		u.text.endRound()
+		blocks = u.text.blocks
+		u.text.call, u.text.blocks = nil, nil
+	}
+	u.text.mu.Unlock()
+	ok := !failed(c)
+	up := endUpdate(u.l.toolCallID(c), shown, ok)
+	if len(blocks) > 0 {
+		last := shown.Output
+		if !ok {
+			last = last[strings.LastIndexByte(last, '\n')+1:]
+		}
+		up.ToolCallUpdate.Content = textBlocks(append(blocks, last))
+	}
+	return up
+}
+
+func textBlocks(list []string) []acpsdk.ToolCallContent {
+	out := make([]acpsdk.ToolCallContent, len(list))
+	for i, s := range list {
+		out[i] = textContent(s)
+	}
+	return out
+}
+
+// AgentText is the asked agent's text: the running ask_agent call's
+// content, or, for /ask-<name> (no call), this turn's answer.
+func (u *turnUI) AgentText(_, s string) {
+	u.text.mu.Lock()
+	if u.text.call != nil {
+		u.text.round.WriteString(s)
+		u.text.mu.Unlock()
+		return
+	}
+	u.text.mu.Unlock()
+	u.Text(s)
+}
 
 func (u *turnUI) AgentThinking(_, s string) { u.Thinking(s) }
 
 func (u *turnUI) AgentToolStart(name string, c *tools.AgentCall) {
+	u.flushRound()
 	id := u.l.toolCallID(u.askedCall(name, c))
 	u.l.update(acpsdk.SessionUpdate{ToolCall: &acpsdk.SessionUpdateToolCall{
 		SessionUpdate: "tool_call",

@@ -236,7 +236,15 @@ func (u *turnUI) askButtons(ctx context.Context, prefix string, id acpsdk.ToolCa
 		}
 	} else {
 		for i, o := range q.Options {
-			options = append(options, acpsdk.PermissionOption{OptionId: acpsdk.PermissionOptionId(fmt.Sprintf("option-%d", i+1)), Kind: acpsdk.PermissionOptionKindAllowOnce, Name: oneLine(o)})
+			opt := acpsdk.PermissionOption{OptionId: acpsdk.PermissionOptionId(fmt.Sprintf("option-%d", i+1)), Kind: acpsdk.PermissionOptionKindAllowOnce, Name: oneLine(o)}
+			if q.HasDefault && o == q.Default {
+				// The default first, and named so: a client's "allow"
+				// key takes the first option.
+				opt.Name += " (default)"
+				options = append([]acpsdk.PermissionOption{opt}, options...)
+				continue
+			}
+			options = append(options, opt)
 		}
 	}
 	options = append(options, acpsdk.PermissionOption{OptionId: optDecline, Kind: acpsdk.PermissionOptionKindRejectOnce, Name: "Decline"})

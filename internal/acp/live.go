@@ -38,6 +38,8 @@ type live struct {
 	// callIDs the ids of this turn's calls.
 	usedIDs map[string]bool
 	callIDs map[*agent.Call]acpsdk.ToolCallId
+	// lastProgress is when the last _mm/progress went (progress.go).
+	lastProgress time.Time
 }
 
 // toolCallID is the id the editor knows a call by: the model's own when

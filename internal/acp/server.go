@@ -45,6 +45,8 @@ type server struct {
 	// elicitForm (under mu): the client shows elicitation/create forms
 	// (ask_user.go).
 	elicitForm bool
+	// progress (under mu): the client takes _mm/progress (progress.go).
+	progress bool
 }
 
 func newServer(eng *engine.Engine, opts Options) *server {
@@ -70,6 +72,7 @@ func (s *server) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acps
 	s.mu.Lock()
 	s.clientFS = fs.ReadTextFile && fs.WriteTextFile
 	s.elicitForm = p.ClientCapabilities.Elicitation != nil && p.ClientCapabilities.Elicitation.Form != nil
+	s.progress = wantsProgress(p.ClientCapabilities.Meta)
 	s.mu.Unlock()
 	info := &acpsdk.Implementation{Name: s.cfg.ACP.Name, Version: version.String()}
 	if s.cfg.ACP.Title != "" {

@@ -9,6 +9,7 @@ import (
 	"mm/internal/agent"
 	"mm/internal/llm"
 	"mm/internal/termsafe"
+	"mm/internal/tools"
 )
 
 // turnUI is the agent's view of the editor during one turn: the answer
@@ -19,6 +20,7 @@ type turnUI struct {
 	yolo     bool
 	thinking bool       // showThinking
 	asked    askedCalls // the calls of the agents it asks (ask.go)
+	text     askText    // the text of the agent the running ask_agent asks (ask.go)
 }
 
 var _ agent.UI = (*turnUI)(nil)
@@ -30,11 +32,15 @@ func (u *turnUI) Text(s string) {
 func (u *turnUI) Thinking(s string) {
 	if u.thinking {
 		u.l.update(acpsdk.UpdateAgentThoughtText(termsafe.Text(s)))
+	} else {
+		u.l.progress() // unseen, but the model is alive
 	}
 }
 
-func (u *turnUI) Progress(llm.Progress) {}
-func (u *turnUI) Composing(string, int) {}
+// Progress (the prompt read, the model loading) and Composing show
+// nothing in an editor; an asking mm counts them as signs of life.
+func (u *turnUI) Progress(llm.Progress) { u.l.progress() }
+func (u *turnUI) Composing(string, int) { u.l.progress() }
 func (u *turnUI) Notice(msg string)     { u.l.notice(msg) }
 
 // ToolStart announces the call: pending when it will wait for a
@@ -45,6 +51,7 @@ func (u *turnUI) ToolStart(c *agent.Call) {
 		status = acpsdk.ToolCallStatusPending
 	}
 	u.l.update(startUpdate(u.l.toolCallID(c), c, status))
+	u.askStart(c)
 }
 
 // mayAsk reports whether the call may wait for a permission (the agent
@@ -62,7 +69,11 @@ func (u *turnUI) mayAsk(c *agent.Call) bool {
 }
 
 func (u *turnUI) ToolEnd(c *agent.Call) {
-	u.l.update(endUpdate(u.l.toolCallID(c), askShown(c), !failed(c)))
+	if c.Name == tools.AskAgentName {
+		u.l.update(u.askEnd(c))
+		return
+	}
+	u.l.update(endUpdate(u.l.toolCallID(c), c, !failed(c)))
 }
 
 // The options of a permission request, the line mode's a/s/r/n.

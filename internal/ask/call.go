@@ -3,14 +3,12 @@ package ask
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 
-	"mm/internal/config"
 	"mm/internal/tools"
 )
 
@@ -81,7 +79,8 @@ func (ch *child) run(ctx context.Context, c *call, cwd, prompt string) tools.Age
 		}
 		return fail(exitEngine, reasonOf(err))
 	}
-	c.watch.alive()
+	// From the prompt on, the asked agent reads it: its firstTokenTimeout.
+	c.watch.read()
 	ch.mu.Lock()
 	ch.calls[sess.SessionId] = c
 	ch.mu.Unlock()
@@ -114,7 +113,7 @@ func (ch *child) run(ctx context.Context, c *call, cwd, prompt string) tools.Age
 	case <-ctx.Done():
 		why, code = "interrupted by the user", exitCanceled
 	case <-c.watch.fired:
-		why, code = fmt.Sprintf("no sign of life from it for %s (watchdogTimeout)", config.FormatDuration(c.watch.d)), exitStopped
+		why, code = c.watch.reason(), exitStopped
 	case <-ch.conn.Done():
 		ch.lost()
 		return fail(exitEngine, ch.death())
@@ -193,7 +192,13 @@ func (c *call) newRound() {
 
 // event is one session/update of the asked agent.
 func (c *call) event(u acpsdk.SessionUpdate) {
-	c.watch.alive()
+	switch {
+	case u.AgentMessageChunk != nil, u.AgentThoughtChunk != nil, u.ToolCall != nil:
+		// Its model is producing: the limit is watchdogTimeout again.
+		c.watch.token()
+	default:
+		c.watch.alive()
+	}
 	w := c.watcher()
 	switch {
 	case u.AgentMessageChunk != nil:
@@ -237,6 +242,8 @@ func (c *call) event(u acpsdk.SessionUpdate) {
 		}
 		ac.Failed = *tu.Status == acpsdk.ToolCallStatusFailed
 		ac.Output = contentText(tu.Content)
+		// The call has run: the asked agent's model reads its result.
+		c.watch.read()
 		// Text while a call ran was the call's (an agent this one asked
 		// streams its own): the answer comes after it.
 		c.newRound()
@@ -246,14 +253,26 @@ func (c *call) event(u acpsdk.SessionUpdate) {
 	}
 }
 
+// progress is a _mm/progress report of the asked agent: a sign of life
+// that shows nothing. A facade that is itself an asked mm -acp passes it
+// on to the agent that asks it.
+func (c *call) progress() {
+	c.watch.alive()
+	if p, ok := c.facade.(tools.AgentProgress); ok {
+		p.AgentProgress(c.name)
+	}
+}
+
+// contentText is a call's text blocks, one per line (an ask_agent call of
+// the asked agent has a block per round of the agent it asked).
 func contentText(cs []acpsdk.ToolCallContent) string {
-	var b strings.Builder
+	var parts []string
 	for _, c := range cs {
 		if c.Content != nil && c.Content.Content.Text != nil {
-			b.WriteString(c.Content.Content.Text.Text)
+			parts = append(parts, c.Content.Content.Text.Text)
 		}
 	}
-	return b.String()
+	return strings.Join(parts, "\n")
 }
 
 // permission is the asked agent's request to run a call: this agent's

@@ -68,9 +68,12 @@ func reasonOf(err error) string {
 
 // childEnv is this process's environment for a child: its own settings
 // come from its file, so this agent's AGENT_PROVIDER, AGENT_MODEL and
-// AGENT_BASE_URL are left out; AGENT_YOLO says whether it runs its calls
-// or asks; MM_ASK_DEPTH is one deeper. AGENT_TRACE is inherited.
-func (p *Pool) childEnv(name string) []string {
+// AGENT_BASE_URL are left out; AGENT_YOLO is false, as the reference
+// has it: the child submits each call that changes something to this
+// agent, whose rule (its entry's yolo, else this agent's) answers it
+// (call.permission); MM_ASK_DEPTH is one deeper. AGENT_TRACE is
+// inherited.
+func (p *Pool) childEnv() []string {
 	drop := map[string]bool{"AGENT_PROVIDER": true, "AGENT_MODEL": true, "AGENT_BASE_URL": true, "AGENT_YOLO": true, DepthVar: true, "MM_PROCGUARD": true}
 	var env []string
 	for _, kv := range os.Environ() {
@@ -79,7 +82,7 @@ func (p *Pool) childEnv(name string) []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "AGENT_YOLO="+strconv.FormatBool(p.yolo(name)), DepthVar+"="+strconv.Itoa(p.depth+1))
+	return append(env, "AGENT_YOLO=false", DepthVar+"="+strconv.Itoa(p.depth+1))
 }
 
 // start runs the child of agent name and initializes the connection.
@@ -97,7 +100,7 @@ func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error)
 		return nil, &startError{code: exitConfig, reason: fmt.Sprintf("config error: %s is not a file", p.entries[name].Path)}
 	}
 	cmd := exec.Command(bin, "-acp", "-config", p.entries[name].Path)
-	cmd.Env = p.childEnv(name)
+	cmd.Env = p.childEnv()
 	// A process group of its own: Ctrl-C in mm's terminal is mm's to
 	// handle (it cancels the ask), and Close kills the group. Pdeathsig:
 	// killed with mm, even by SIGKILL; it fires when the thread that
@@ -139,9 +142,14 @@ func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error)
 	got := make(chan result, 1)
 	go func() {
 		resp, err := c.conn.Initialize(ictx, acpsdk.InitializeRequest{
-			ProtocolVersion:    acpsdk.ProtocolVersionNumber,
-			ClientCapabilities: acpsdk.ClientCapabilities{Elicitation: &acpsdk.ElicitationCapabilities{Form: &acpsdk.ElicitationFormCapabilities{}}},
-			ClientInfo:         &acpsdk.Implementation{Name: "mm", Version: version.String()},
+			ProtocolVersion: acpsdk.ProtocolVersionNumber,
+			// Forms for its questions; _mm/progress for the signs of life
+			// its session updates do not show (acp.ProgressMethod).
+			ClientCapabilities: acpsdk.ClientCapabilities{
+				Elicitation: &acpsdk.ElicitationCapabilities{Form: &acpsdk.ElicitationFormCapabilities{}},
+				Meta:        map[string]any{acp.ProgressCapability: true},
+			},
+			ClientInfo: &acpsdk.Implementation{Name: "mm", Version: version.String()},
 		})
 		got <- result{resp, err}
 	}()

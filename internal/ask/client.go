@@ -2,8 +2,11 @@ package ask
 
 import (
 	"context"
+	"encoding/json"
 
 	acpsdk "github.com/coder/acp-go-sdk"
+
+	"mm/internal/acp"
 )
 
 // client is mm's side of a child's connection: the ACP client the child
@@ -11,6 +14,7 @@ import (
 type client struct{ c *child }
 
 var _ acpsdk.Client = (*client)(nil)
+var _ acpsdk.ExtensionMethodHandler = (*client)(nil)
 
 // joined is the ask's context, also cancelled when the SDK cancels the
 // request (the child withdrew it).
@@ -26,6 +30,24 @@ func (cl *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification)
 		c.event(n.Update)
 	}
 	return nil
+}
+
+// HandleExtensionMethod takes the child's _mm/progress notifications
+// (announced by mm in initialize, acp.ProgressMethod): its model moves
+// without showing anything yet (it reads the prompt, loads, reasons
+// unseen, composes a call), or an agent it asks does. Each is a sign of
+// life for the ask's watch, with the limit of the moment.
+func (cl *client) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+	if method != acp.ProgressMethod {
+		return nil, acpsdk.NewMethodNotFound(method)
+	}
+	var p acp.ProgressParams
+	if json.Unmarshal(params, &p) == nil {
+		if c := cl.c.callOf(acpsdk.SessionId(p.SessionID)); c != nil {
+			c.progress()
+		}
+	}
+	return nil, nil
 }
 
 func (cl *client) RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {

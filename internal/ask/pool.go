@@ -58,7 +58,10 @@ type Pool struct {
 	opts    Options
 	agents  []tools.AgentInfo
 	entries map[string]config.MMConfig
-	depth   int
+	// firstToken is each agent's firstTokenTimeout (its file's): the
+	// ask's watch allows it while the agent reads a prompt.
+	firstToken map[string]time.Duration
+	depth      int
 
 	mu       sync.Mutex
 	children map[string]*child
@@ -72,19 +75,23 @@ func New(opts Options) *Pool {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	p := &Pool{opts: opts, entries: map[string]config.MMConfig{}, children: map[string]*child{}, starting: map[string]chan struct{}{}}
+	p := &Pool{opts: opts, entries: map[string]config.MMConfig{}, firstToken: map[string]time.Duration{}, children: map[string]*child{}, starting: map[string]chan struct{}{}}
 	p.depth, _ = strconv.Atoi(strings.TrimSpace(opts.Getenv(DepthVar)))
 	for name, e := range opts.Config.MMConfigs {
 		p.entries[name] = e
-		p.agents = append(p.agents, describe(name, e))
+		info, first := describe(name, e)
+		p.agents = append(p.agents, info)
+		p.firstToken[name] = first
 	}
 	sort.Slice(p.agents, func(i, j int) bool { return p.agents[i].Name < p.agents[j].Name })
 	return p
 }
 
 // describe reads an agent's file (alone: this process's environment
-// overrides are not the child's) for what the tool and the facades show.
-func describe(name string, e config.MMConfig) tools.AgentInfo {
+// overrides are not the child's) for what the tool and the facades show,
+// and its firstTokenTimeout (the built-in one when the file cannot be
+// read: asking that agent then fails anyway).
+func describe(name string, e config.MMConfig) (tools.AgentInfo, time.Duration) {
 	info := tools.AgentInfo{Name: name, Role: strings.TrimSpace(e.Description)}
 	// Only a regular file is read: a device such as /dev/zero would be
 	// read for ever, at mm's start (asking it then fails in the child).
@@ -95,7 +102,9 @@ func describe(name string, e config.MMConfig) tools.AgentInfo {
 	} else if err == nil {
 		err = fmt.Errorf("%s is not a file", e.Path)
 	}
+	first := config.Default().EffectiveFirstTokenTimeout()
 	if err == nil {
+		first = cfg.EffectiveFirstTokenTimeout()
 		info.Provider, info.Model = cfg.Provider, cfg.Model
 		if info.Role == "" && cfg.ACP.Title != "" && cfg.ACP.Title != config.DefaultACPTitle {
 			info.Role = cfg.ACP.Title
@@ -104,7 +113,7 @@ func describe(name string, e config.MMConfig) tools.AgentInfo {
 	if info.Role == "" {
 		info.Role = "(no description)"
 	}
-	return info
+	return info, first
 }
 
 // Agents lists the agents, sorted by name.
@@ -193,7 +202,7 @@ func (p *Pool) Ask(ctx context.Context, req tools.AgentRequest) tools.AgentReply
 	if req.History != nil {
 		prompt = withContext(req.History, req.Prompt, p.opts.Config.MaxOutput)
 	}
-	w := newWatch(p.opts.Config.WatchdogTimeout)
+	w := newWatch(p.opts.Config.WatchdogTimeout, p.firstToken[name])
 	defer w.stop()
 	ch, err := p.child(ctx, name, w)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"mm/internal/agent"
 	"mm/internal/tools"
@@ -152,6 +153,7 @@ func (r *REPL) slashAsk(ctx context.Context, line string) bool {
 	first, _, _ := strings.Cut(prompt, "\n")
 	r.p.Line(fmt.Sprintf("%s ask_agent: %s — %s", ui.Icon(tools.AskAgentName), shown, first))
 	r.p.Status(name + " is working")
+	start := time.Now()
 	reply := r.eng.Agents.Ask(tools.WithFacade(ctx, &replUI{r: r}), req)
 	r.p.Finish()
 	switch {
@@ -160,7 +162,13 @@ func (r *REPL) slashAsk(ctx context.Context, line string) bool {
 		return true
 	case reply.Failed:
 		r.p.RedLine(reply.Text)
+	default:
+		// As an ask_agent call ends: the answer has scrolled already.
+		r.p.DimLine("   " + tools.AnsweredLine(name, reply.Text))
 	}
+	// The turn's summary line: this agent made no model call, so it is
+	// the time the ask took.
+	r.p.DimLine(ui.Summary(&agent.Result{Elapsed: time.Since(start)}))
 	if reply.Answer != "" || !reply.Failed {
 		// An /ask exchange: the model reads it on the next question.
 		r.eng.Agent.AddExchange(strings.TrimSpace(line), name+" answered:\n"+reply.Text)

@@ -108,6 +108,9 @@ func (r *REPL) askQuestion(ctx context.Context, prefix string, q tools.Question)
 			r.p.DimLine("   → " + oneLine(strings.Join(a.Values, ", ")))
 			return a, nil
 		}
+		if msg := outOfRange(q, line); msg != "" {
+			r.p.DimLine(msg)
+		}
 		r.p.DimLine(askHelp(q))
 	}
 }
@@ -123,7 +126,7 @@ func askHelp(q tools.Question) string {
 	case tools.QuestionChoice:
 		s = "   answer with a number or an option, or type your own answer"
 	case tools.QuestionMulti:
-		s = "   answer with one or more numbers, e.g. 1, 3"
+		s = "   answer with one or more numbers or options, e.g. 1, 3"
 	case tools.QuestionConfirm:
 		s = "   answer y or n"
 	default:
@@ -156,19 +159,7 @@ func parseAnswer(q tools.Question, line string) (tools.Answer, bool) {
 		}
 		return tools.Answer{}, false
 	case tools.QuestionMulti:
-		var values []string
-		seen := map[int]bool{}
-		for _, f := range strings.FieldsFunc(s, func(c rune) bool { return c == ',' || c == ';' || c == ' ' || c == '\t' }) {
-			n, err := strconv.Atoi(f)
-			if err != nil || n < 1 || n > len(q.Options) {
-				return tools.Answer{}, false
-			}
-			if !seen[n] {
-				seen[n] = true
-				values = append(values, q.Options[n-1])
-			}
-		}
-		return tools.Answer{Values: values}, len(values) > 0
+		return parseMulti(q, s)
 	}
 	// choice: a number, an option's text, the start of only one option,
 	// or any other text, taken as the answer.
@@ -198,6 +189,91 @@ func parseAnswer(q tools.Question, line string) (tools.Answer, bool) {
 		return one(starts[0])
 	}
 	return one(s)
+}
+
+// parseMulti reads a multi answer: items separated by commas,
+// semicolons or spaces, each a number, an option's text or the start of
+// only one option, as a choice takes them; an option whose text holds
+// spaces is taken whole between commas. Every item must name an option.
+func parseMulti(q tools.Question, s string) (tools.Answer, bool) {
+	var values []string
+	seen := map[string]bool{}
+	add := func(o string) {
+		if !seen[o] {
+			seen[o] = true
+			values = append(values, o)
+		}
+	}
+	for _, part := range strings.FieldsFunc(s, func(c rune) bool { return c == ',' || c == ';' }) {
+		part = strings.TrimSpace(part)
+		if o, ok := optionNamed(q, part); ok {
+			add(o)
+			continue
+		}
+		for _, w := range strings.Fields(part) {
+			o, ok := optionItem(q, w)
+			if !ok {
+				return tools.Answer{}, false
+			}
+			add(o)
+		}
+	}
+	return tools.Answer{Values: values}, len(values) > 0
+}
+
+// optionNamed is the option whose text is s (case aside).
+func optionNamed(q tools.Question, s string) (string, bool) {
+	for _, o := range q.Options {
+		if s != "" && strings.EqualFold(o, s) {
+			return o, true
+		}
+	}
+	return "", false
+}
+
+// optionItem is the option one item names: its number, its text (an
+// option's text that is a number, a year or a port, too), or the start
+// of it alone.
+func optionItem(q tools.Question, s string) (string, bool) {
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(q.Options) {
+		return q.Options[n-1], true
+	}
+	if o, ok := optionNamed(q, s); ok {
+		return o, true
+	}
+	if _, err := strconv.Atoi(s); err == nil {
+		return "", false // a number out of range is no option's start
+	}
+	var starts []string
+	for _, o := range q.Options {
+		if len(s) <= len(o) && strings.EqualFold(o[:len(s)], s) {
+			starts = append(starts, o)
+		}
+	}
+	if len(starts) == 1 {
+		return starts[0], true
+	}
+	return "", false
+}
+
+// outOfRange is the message for a line that did not answer because it
+// names an option by a number there is no option for ("" when it does
+// not): it says which.
+func outOfRange(q tools.Question, line string) string {
+	if q.Type != tools.QuestionChoice && q.Type != tools.QuestionMulti {
+		return ""
+	}
+	for _, f := range strings.FieldsFunc(line, func(c rune) bool { return c == ',' || c == ';' || c == ' ' || c == '\t' }) {
+		n, err := strconv.Atoi(f)
+		if err != nil || (n >= 1 && n <= len(q.Options)) {
+			continue
+		}
+		if _, ok := optionNamed(q, f); ok {
+			continue
+		}
+		return fmt.Sprintf("   %d is out of range: the options are numbered 1 to %d", n, len(q.Options))
+	}
+	return ""
 }
 
 // readAnswer shows ` ? ` and reads one line: from the keys of the turn in

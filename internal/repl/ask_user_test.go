@@ -16,6 +16,7 @@ import (
 func TestParseAnswer(t *testing.T) {
 	choice := tools.Question{Text: "c", Type: tools.QuestionChoice, Options: []string{"Apple", "Apricot", "Banana"}}
 	multi := tools.Question{Text: "m", Type: tools.QuestionMulti, Options: []string{"a", "b", "c"}}
+	multiFiles := tools.Question{Text: "m", Type: tools.QuestionMulti, Options: []string{"a.go", "b.go", "c.go", "blue sky"}}
 	confirm := tools.Question{Text: "y", Type: tools.QuestionConfirm}
 	text := tools.Question{Text: "t", Type: tools.QuestionText}
 	for _, tc := range []struct {
@@ -34,7 +35,14 @@ func TestParseAnswer(t *testing.T) {
 		{multi, "3;1 1", []string{"c", "a"}},
 		{multi, "1,,2", []string{"a", "b"}},
 		{multi, "1, 4", nil},
-		{multi, "a", nil},
+		{multi, "a", []string{"a"}},
+		{multiFiles, "a.go c.go", []string{"a.go", "c.go"}},
+		{multiFiles, "C.GO; 1, a.go", []string{"c.go", "a.go"}},
+		{multiFiles, "bl 3", []string{"blue sky", "c.go"}},
+		{multiFiles, "b", nil}, // the start of two options
+		{multiFiles, "blue sky, 2", []string{"blue sky", "b.go"}},
+		{multiFiles, "a.go d.go", nil},
+		{multiFiles, "1 9", nil},
 		{confirm, "Y", []string{"yes"}},
 		{confirm, "oui", []string{"yes"}},
 		{confirm, "o", []string{"yes"}},
@@ -96,5 +104,25 @@ func TestAskUserAskerPrefix(t *testing.T) {
 	}
 	if _, err := u.AskUser(context.Background(), "", qs[:1]); err != tools.ErrCannotAsk {
 		t.Errorf("the end of the input: %v", err)
+	}
+}
+
+// A number there is no option for is named.
+func TestOutOfRange(t *testing.T) {
+	multi := tools.Question{Type: tools.QuestionMulti, Options: []string{"a", "b", "c"}}
+	choice := tools.Question{Type: tools.QuestionChoice, Options: []string{"a", "b", "8080"}}
+	for _, tc := range []struct {
+		q          tools.Question
+		line, want string
+	}{
+		{multi, "1, 4", "   4 is out of range: the options are numbered 1 to 3"},
+		{multi, "0 2", "   0 is out of range: the options are numbered 1 to 3"},
+		{multi, "a, x", ""},
+		{choice, "5", "   5 is out of range: the options are numbered 1 to 3"},
+		{choice, "8080", ""},
+	} {
+		if got := outOfRange(tc.q, tc.line); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.line, got, tc.want)
+		}
 	}
 }

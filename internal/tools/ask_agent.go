@@ -114,6 +114,13 @@ type AgentWatcher interface {
 	AgentPermission(ctx context.Context, agent string, c *AgentCall) string
 }
 
+// AgentProgress is a facade that passes on an asked agent's signs of life
+// that show nothing (its prompt read, its hidden reasoning): an asked mm
+// -acp tells the agent that asks it, whose watch counts them.
+type AgentProgress interface {
+	AgentProgress(agent string)
+}
+
 type historyKey struct{}
 
 // WithHistory puts the conversation at the start of the turn in ctx (the
