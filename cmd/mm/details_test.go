@@ -1,0 +1,159 @@
+package main_test
+
+// Issue 20, section 6: the first-contact details a user meets at the
+// first runs (the model name, the skills warning, the no-server hint, a
+// base URL with a query, an edit's preview, maxOutput, -p's spinner, the
+// permission prefix).
+
+import (
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"mm/internal/config"
+	"mm/internal/llmtest"
+)
+
+// jsonStart is the model of the --json start event.
+func jsonStartModel(t *testing.T, stdout string) string {
+	t.Helper()
+	first, _, _ := strings.Cut(stdout, "\n")
+	var ev struct{ Type, Model string }
+	if err := json.Unmarshal([]byte(first), &ev); err != nil || ev.Type != "start" {
+		t.Fatalf("first event %q: %v", first, err)
+	}
+	return ev.Model
+}
+
+// Without a model chosen, a server that serves one model is told and
+// shown that one, not Docker Model Runner's default name.
+func TestDetailsServedModelNamed(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.NewWith(t, llmtest.Options{ModelName: "served-one.gguf"}, llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-p", "hi", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if got := jsonStartModel(t, r.stdout); got != "served-one.gguf" {
+		t.Errorf("start event model %q", got)
+	}
+	if got := srv.ChatRequests()[0].JSON["model"]; got != "served-one.gguf" {
+		t.Errorf("request model %v", got)
+	}
+
+	// The line mode's banner says it too.
+	srv = llmtest.NewWith(t, llmtest.Options{ModelName: "served-one.gguf"})
+	s := startREPL(t, dir, srv, nil)
+	if txt := s.text(); !strings.Contains(txt, "served-one.gguf @ llamacpp") || strings.Contains(txt, config.DefaultModel) {
+		t.Errorf("banner:\n%s", txt)
+	}
+
+	// A model chosen (-m, AGENT_MODEL, the file) is kept.
+	srv = llmtest.NewWith(t, llmtest.Options{ModelName: "served-one.gguf"}, llmtest.Turn{Text: "ok"}, llmtest.Turn{Text: "ok"})
+	r = mm(t, dir, srv, []string{"AGENT_MODEL=mine"}, "", "-p", "hi", "--json")
+	if got := jsonStartModel(t, r.stdout); got != "mine" {
+		t.Errorf("AGENT_MODEL: start event model %q", got)
+	}
+	cfg := writeConfig(t, dir, "model: chosen\n")
+	r = mm(t, dir, srv, nil, "", "-c", cfg, "-p", "hi", "--json")
+	if got := jsonStartModel(t, r.stdout); got != "chosen" {
+		t.Errorf("model in the file: start event model %q", got)
+	}
+
+	// Several models: the default stays (nothing says which one).
+	srv = llmtest.NewWith(t, llmtest.Options{ModelName: "a.gguf", Models: []string{"b.gguf"}}, llmtest.Turn{Text: "ok"})
+	r = mm(t, dir, srv, nil, "", "-p", "hi", "--json")
+	if got := jsonStartModel(t, r.stdout); got != config.DefaultModel {
+		t.Errorf("two models: start event model %q", got)
+	}
+}
+
+// The default skills directory missing is no news; a skillsDir the file
+// names without skills in it is.
+func TestDetailsSkillsWarningOnlyWhenSet(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t)
+	s := startREPL(t, dir, srv, nil)
+	if txt := s.text(); strings.Contains(txt, "no skills found") {
+		t.Errorf("warned about the default skills directory:\n%s", txt)
+	}
+	cfg := writeConfig(t, dir, "skillsDir: myskills\n")
+	s = startREPL(t, dir, srv, nil, "-c", cfg)
+	if txt := s.text(); !strings.Contains(txt, "[warning: no skills found in "+filepath.Join(dir, "myskills")) {
+		t.Errorf("no warning for the configured skillsDir:\n%s", txt)
+	}
+}
+
+// freePort is a port nothing listens on (it was free a moment ago).
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	ln.Close()
+	return port
+}
+
+// The hint to start llama-server names the port mm looks at.
+func TestDetailsNoServerHintPort(t *testing.T) {
+	dir := t.TempDir()
+	port := freePort(t)
+	cfg := writeConfig(t, dir, "provider: llamacpp\nbaseUrl: http://127.0.0.1:"+port+"/v1\n")
+	r := mm(t, dir, nil, nil, "", "-c", cfg, "-p", "x")
+	if r.code != 3 || !strings.Contains(r.stderr, "--port "+port+"`") || strings.Contains(r.stderr, "8080") {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+}
+
+// A base URL with a query: every path goes before it, every request
+// carries it, and its value is never printed nor traced.
+func TestDetailsBaseURLQuery(t *testing.T) {
+	const token = "sekret-Tok3n"
+	dir := t.TempDir()
+	srv := llmtest.New(t, bashCall("echo hi"), llmtest.Turn{Text: "done"})
+	env := []string{"AGENT_BASE_URL=" + srv.URL() + "?token=" + token, "AGENT_TRACE=1", "AGENT_YOLO=true"}
+	r := mm(t, dir, srv, env, "", "-p", "x")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	paths := map[string]bool{}
+	for _, req := range srv.Requests() {
+		paths[req.Path] = true
+		if req.Query != "token="+token {
+			t.Errorf("%s %s: query %q", req.Method, req.Path, req.Query)
+		}
+	}
+	if !paths["/v1/models"] || !paths["/v1/chat/completions"] {
+		t.Errorf("paths asked: %v", paths)
+	}
+	if strings.Contains(r.stdout+r.stderr, token) {
+		t.Errorf("the token is printed:\n%s\n%s", r.stdout, r.stderr)
+	}
+	filepath.Walk(filepath.Join(dir, ".mm"), func(path string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), token) {
+				t.Errorf("%s holds the token", path)
+			}
+		}
+		return nil
+	})
+
+	// The banner shows the query, masked.
+	s := startREPL(t, dir, srv, env)
+	if txt := s.text(); !strings.Contains(txt, srv.URL()+"?token=***)") || strings.Contains(txt, token) {
+		t.Errorf("banner:\n%s", txt)
+	}
+
+	// Nothing answers: the error names the URL, masked.
+	dead := "http://127.0.0.1:" + freePort(t) + "/v1?token=" + token
+	cfg := writeConfig(t, dir, "provider: llamacpp\nbaseUrl: "+dead+"\n")
+	r = mm(t, dir, nil, nil, "", "-c", cfg, "-p", "x")
+	if r.code != 3 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "/v1/models?token=***:") {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+}
