@@ -157,3 +157,38 @@ func TestDetailsBaseURLQuery(t *testing.T) {
 		t.Errorf("exit %d stderr %q", r.code, r.stderr)
 	}
 }
+
+// lastContent is the content of the last message of a chat request: the
+// tool's output the model reads, after a call.
+func lastContent(t *testing.T, req llmtest.Request) string {
+	t.Helper()
+	msgs, _ := req.JSON["messages"].([]any)
+	if len(msgs) == 0 {
+		t.Fatalf("no messages in %s", req.Body)
+	}
+	s, _ := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	return s
+}
+
+// maxOutput is the most characters a tool returns to the model, the cut
+// marker included.
+func TestDetailsMaxOutputHoldsTheMarker(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("a line of text\n", 500)), 0o644)
+	cfg := writeConfig(t, dir, "maxOutput: 300\nyolo: true\n")
+	srv := llmtest.New(t,
+		bashCall("seq 1 2000"),
+		call("read_file", `{"path":"big.txt"}`),
+		llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	reqs := srv.ChatRequests()
+	for i, name := range []string{"bash", "read_file"} {
+		out := lastContent(t, reqs[i+1])
+		if n := len([]rune(out)); n > 300 || !strings.Contains(out, " characters cut ...]") {
+			t.Errorf("%s: %d characters:\n%s", name, n, out)
+		}
+	}
+}
