@@ -192,3 +192,24 @@ func TestDetailsMaxOutputHoldsTheMarker(t *testing.T) {
 		}
 	}
 }
+
+// The 🔐 preview of an edit says what would apply; once allowed, the
+// model reads that it applied.
+func TestDetailsEditPreviewWouldApply(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("x\n"), 0o644)
+	srv := llmtest.New(t, call("edit_file", `{"path":"f.txt","edits":[{"old":"x","new":"y"}]}`), llmtest.Turn{Text: "edited"})
+	s := startREPL(t, dir, srv, []string{"AGENT_YOLO=false"})
+	s.ask("edit")
+	s.expect("🔐 edit_file f.txt")
+	s.expect("f.txt: 1 edit would apply, +1 -1 lines")
+	s.expect("[a] allow once")
+	s.answer("a")
+	s.expect("edited")
+	if got := lastContent(t, srv.ChatRequests()[1]); !strings.HasPrefix(got, "f.txt: 1 edit applied, +1 -1 lines") {
+		t.Errorf("the model reads %q", got)
+	}
+	if strings.Contains(s.text(), "f.txt: 1 edit applied") && strings.Index(s.text(), "f.txt: 1 edit applied") < strings.Index(s.text(), "allowed once") {
+		t.Errorf("the prompt says applied before the answer:\n%s", s.text())
+	}
+}
