@@ -6,12 +6,18 @@ package main_test
 // permission prefix).
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/creack/pty"
 
 	"mm/internal/config"
 	"mm/internal/llmtest"
@@ -211,5 +217,86 @@ func TestDetailsEditPreviewWouldApply(t *testing.T) {
 	}
 	if strings.Contains(s.text(), "f.txt: 1 edit applied") && strings.Index(s.text(), "f.txt: 1 edit applied") < strings.Index(s.text(), "allowed once") {
 		t.Errorf("the prompt says applied before the answer:\n%s", s.text())
+	}
+}
+
+// oneShotOnPty runs mm -p with stderr on a pseudo-terminal and stdout a
+// pipe, to the end; it returns stdout and what the terminal received.
+func oneShotOnPty(t *testing.T, dir string, srv *llmtest.Server, args ...string) (stdout, screen string) {
+	t.Helper()
+	master, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer master.Close()
+	pty.Setsize(master, &pty.Winsize{Rows: 40, Cols: 200})
+	cmd := exec.Command(mmBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), "TERM=xterm-256color", "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, tty
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	var raw bytes.Buffer
+	read := make(chan struct{})
+	go func() {
+		io.Copy(&raw, master) // ends with EIO once mm exits
+		close(read)
+	}()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("mm: %v\n%s", err, raw.String())
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("mm -p did not end")
+	}
+	<-read
+	return out.String(), raw.String()
+}
+
+// mm -p shows the line mode's spinner on stderr when it is a terminal:
+// nothing of it when it is not.
+func TestDetailsOneShotSpinner(t *testing.T) {
+	dir := t.TempDir()
+	turns := func() []llmtest.Turn {
+		return []llmtest.Turn{
+			{Progress: []int{10, 700, 2000}, ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"echo ran"}`}}},
+			{Text: "the answer"},
+		}
+	}
+	srv := llmtest.New(t, turns()...)
+	stdout, screen := oneShotOnPty(t, dir, srv, "-p", "go", "-no-stdin")
+	if stdout != "the answer\n" {
+		t.Errorf("stdout %q", stdout)
+	}
+	plain := ansi.ReplaceAllString(screen, "")
+	for _, want := range []string{"Thinking", "Reading the prompt 10/2.0k tokens", "Reading the prompt 700/2.0k tokens"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("the terminal did not show %q:\n%q", want, screen)
+		}
+	}
+	// Erased before other output: the tool line starts on a cleared line.
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, "🛠️ bash: echo ran") {
+			if i := strings.LastIndex(line, "\x1b[2K"); i < 0 || !strings.HasPrefix(ansi.ReplaceAllString(line[i:], ""), "🛠️ bash: echo ran") {
+				t.Errorf("the spinner is not cleared before the tool line: %q", line)
+			}
+		}
+	}
+	if last := plain[strings.LastIndex(plain, "\n")+1:]; strings.TrimSpace(last) != "" {
+		t.Errorf("the spinner is left on the last line: %q", last)
+	}
+
+	// stderr a pipe: no spinner, no escape sequence.
+	srv = llmtest.New(t, turns()...)
+	r := mm(t, dir, srv, nil, "", "-p", "go")
+	if r.code != 0 || strings.Contains(r.stderr, "Thinking") || strings.Contains(r.stderr, "Reading the prompt") || strings.Contains(r.stderr, "\x1b") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
