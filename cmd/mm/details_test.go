@@ -300,3 +300,80 @@ func TestDetailsOneShotSpinner(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// fakeNpm puts an npm that says what it was asked first on the PATH.
+func fakeNpm(t *testing.T, dir string) []string {
+	t.Helper()
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte("#!/bin/sh\necho \"npm ran: $*\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "AGENT_YOLO=false"}
+}
+
+// A 🔐 answer allows the command's prefix for the session: `npm test`
+// allowed, `npm test -- -run X` runs without asking; `npm publish` and a
+// compound command with another part still ask.
+func TestDetailsPermissionPrefix(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		bashCall("npm test"),
+		bashCall("npm test -- -run X"),
+		bashCall("npm publish"),
+		bashCall("npm test; touch pwned"),
+		bashCall("npm test && npm test -- again"),
+		llmtest.Turn{Text: "all done"})
+	s := startREPL(t, dir, srv, fakeNpm(t, dir))
+	s.ask("go")
+	s.expect("🔐 bash npm test")
+	s.expect(`[a] allow once · [s] allow bash for the session · [p] allow "npm test …" for the session · [r] refuse · [n] never`)
+	s.answer("p")
+	s.expect(`→ allowed "npm test …" for the session`)
+	s.expect("🛠️ bash: npm test -- -run X")
+	s.expect("🔐 bash npm publish")
+	s.expect(`[p] allow "npm publish …" for the session`)
+	s.answer("r")
+	s.expect("🔐 bash npm test; touch pwned")
+	s.expect("[a] allow once · [s] allow bash for the session · [r] refuse · [n] never") // no prefix for two commands
+	s.answer("r")
+	s.expect("🛠️ bash: npm test && npm test -- again")
+	s.expect("all done")
+	if n := strings.Count(s.text(), "🔐 bash"); n != 3 {
+		t.Errorf("%d prompts, want 3:\n%s", n, s.text())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Error("the compound command ran")
+	}
+	reqs := srv.ChatRequests()
+	for i, want := range []string{"npm ran: test", "npm ran: test -- -run X", "[command rejected by the user]", "[command rejected by the user]", "npm ran: test -- again"} {
+		if got := lastContent(t, reqs[i+1]); !strings.Contains(got, want) {
+			t.Errorf("call %d: the model reads %q, want %q", i+1, got, want)
+		}
+	}
+
+	// /new forgets it, like every answer for the session.
+	srv.Push(bashCall("npm test"), llmtest.Turn{Text: "again"})
+	s.ask("/new")
+	s.expect("new conversation")
+	s.ask("go")
+	s.expect("🔐 bash npm test")
+	s.answer("a")
+	s.expect("again")
+}
+
+// Without a terminal the answer is a line: p too.
+func TestDetailsPermissionPrefixPlain(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, bashCall("npm test"), bashCall("npm test -- x"), llmtest.Turn{Text: "fine"})
+	r := mm(t, dir, srv, fakeNpm(t, dir), "go\np\n")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, `→ allowed "npm test …" for the session`) || strings.Count(r.stdout, "🔐 bash") != 1 {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+	if got := lastContent(t, srv.ChatRequests()[2]); !strings.Contains(got, "npm ran: test -- x") {
+		t.Errorf("the model reads %q", got)
+	}
+}
