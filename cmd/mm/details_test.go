@@ -155,9 +155,16 @@ func TestDetailsBaseURLQuery(t *testing.T) {
 		t.Errorf("banner:\n%s", txt)
 	}
 
+	// A wrong base URL is quoted, masked.
+	cfg := writeConfig(t, dir, "baseUrl: ftp://h/v1?token="+token+"\n")
+	r = mm(t, dir, nil, nil, "", "-c", cfg, "-p", "x")
+	if r.code != 1 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, `"ftp://h/v1?token=***"`) {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+
 	// Nothing answers: the error names the URL, masked.
 	dead := "http://127.0.0.1:" + freePort(t) + "/v1?token=" + token
-	cfg := writeConfig(t, dir, "provider: llamacpp\nbaseUrl: "+dead+"\n")
+	cfg = writeConfig(t, dir, "provider: llamacpp\nbaseUrl: "+dead+"\n")
 	r = mm(t, dir, nil, nil, "", "-c", cfg, "-p", "x")
 	if r.code != 3 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "/v1/models?token=***:") {
 		t.Errorf("exit %d stderr %q", r.code, r.stderr)
