@@ -384,3 +384,53 @@ func TestDetailsPermissionPrefixPlain(t *testing.T) {
 		t.Errorf("the model reads %q", got)
 	}
 }
+
+// In an editor the prefix is a fifth option, after the tool's own
+// allow_always.
+func TestDetailsACPPermissionPrefix(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		toolCall("b1", "bash", `{"command":"npm test"}`),
+		toolCall("b2", "bash", `{"command":"npm test -- -run X"}`),
+		toolCall("b3", "bash", `{"command":"npm publish"}`),
+		toolCall("b4", "bash", `{"command":"npm test; touch pwned"}`),
+		llmtest.Turn{Text: "done"},
+	)
+	c := startACP(t, dir, srv, fakeNpm(t, dir))
+	c.initialize()
+	sid := c.newSession(dir)
+	from := c.mark()
+	id := c.prompt(sid, "go")
+	p, next := answerPermission(t, c, from, selected("allow_prefix"))
+	var names []string
+	for _, o := range p["options"].([]any) {
+		m := o.(map[string]any)
+		names = append(names, m["optionId"].(string)+"="+m["name"].(string))
+	}
+	if got := strings.Join(names, " · "); !strings.Contains(got, `allow_always=Allow bash for this session · allow_prefix=Allow "npm test …" for this session · reject_once=`) {
+		t.Errorf("options: %s", got)
+	}
+	p, next = answerPermission(t, c, next, selected("reject_once"))
+	if tc, _ := p["toolCall"].(map[string]any); tc["toolCallId"] != "b3" {
+		t.Errorf("asked for %v, want b3", tc["toolCallId"])
+	}
+	p, _ = answerPermission(t, c, next, selected("reject_once"))
+	if tc, _ := p["toolCall"].(map[string]any); tc["toolCallId"] != "b4" {
+		t.Errorf("asked for %v, want b4", tc["toolCallId"])
+	}
+	// b4 offers no prefix: two commands.
+	for _, o := range p["options"].([]any) {
+		if o.(map[string]any)["optionId"] == "allow_prefix" {
+			t.Errorf("a prefix offered for a compound command: %v", p["options"])
+		}
+	}
+	if r := c.stopReason(id); r != "end_turn" {
+		t.Fatalf("stopReason %q", r)
+	}
+	if n := strings.Count(c.transcript(), `"session/request_permission"`); n != 3 {
+		t.Errorf("%d permission requests, want 3", n)
+	}
+	if got := lastToolMessage(t, srv.ChatRequests()[2]); !strings.Contains(got, "npm ran: test -- -run X") {
+		t.Errorf("b2: the model read %q", got)
+	}
+}
