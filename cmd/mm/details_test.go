@@ -434,3 +434,24 @@ func TestDetailsACPPermissionPrefix(t *testing.T) {
 		t.Errorf("b2: the model read %q", got)
 	}
 }
+
+// An asked agent whose file names no model: its 🗣 line shows no model
+// name rather than the built-in default its server may not serve (the
+// child uses the one its server serves).
+func TestDetailsAskedAgentModelNotGuessed(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.NewWith(t, llmtest.Options{ModelName: "child-served.gguf"}, llmtest.Turn{Text: "Child answer."})
+	os.WriteFile(filepath.Join(dir, "child.yaml"), []byte("provider: llamacpp\nbaseUrl: "+child.URL()+"\nacp:\n  name: reviewer\n"), 0o644)
+	parentCfg := writeConfig(t, dir, "provider: llamacpp\nmmConfigs:\n  reviewer:\n    path: child.yaml\n    yolo: true\n")
+	parent := llmtest.New(t, askCall(`{"agent":"reviewer","prompt":"review the code"}`), llmtest.Turn{Text: "Parent done."})
+	r := mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "🗣 ask_agent: reviewer — review the code") || strings.Contains(r.stderr, config.DefaultModel) {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	if got := child.ChatRequests()[0].JSON["model"]; got != "child-served.gguf" {
+		t.Errorf("the child asked for %v", got)
+	}
+}
