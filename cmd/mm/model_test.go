@@ -218,12 +218,13 @@ func TestHTMLErrorPage(t *testing.T) {
 }
 
 // Nothing answers: a short message naming the endpoints tried, the command
-// that starts the provider's server, and the scripted demo server.
+// that starts the provider's server (on the configured port), and the
+// scripted demo server.
 func TestNoServerMessage(t *testing.T) {
 	cases := []struct{ provider, command string }{
-		{"llamacpp", "llama-server -m model.gguf --jinja --port 8080"},
+		{"llamacpp", "llama-server -m model.gguf --jinja --port 9`"},
 		{"ollama", "ollama serve"},
-		{"dmr", "docker desktop enable model-runner --tcp 12434"},
+		{"dmr", "docker desktop enable model-runner --tcp 9`"},
 		{"llmman", "llmman"},
 	}
 	for _, tc := range cases {

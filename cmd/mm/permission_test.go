@@ -165,7 +165,7 @@ func TestPlainPermissionAnswers(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if n := strings.Count(r.stdout, "answer with one letter on its own line: a, s, r or n"); n != 2 {
+	if n := strings.Count(r.stdout, "answer with one letter on its own line: a, s, p, r or n"); n != 2 {
 		t.Errorf("asked again %d times, want 2:\n%s", n, r.stdout)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "yes")); err != nil {

@@ -82,6 +82,9 @@ const (
 	optAllowAlways  = "allow_always"
 	optRejectOnce   = "reject_once"
 	optRejectAlways = "reject_always"
+	// optAllowPrefix is the line mode's p: the command's prefix for the
+	// session (agent.Call.Prefix), offered only when the call has one.
+	optAllowPrefix = "allow_prefix"
 )
 
 // Permission asks the client. A cancelled dialog, or a request that
@@ -118,6 +121,12 @@ func (u *turnUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 			{OptionId: optRejectAlways, Kind: acpsdk.PermissionOptionKindRejectAlways, Name: fmt.Sprintf("Refuse %s for this session", name)},
 		},
 	}
+	if c.Prefix != "" {
+		// After the tool's own allow_always: a client that takes the
+		// first option of a kind still allows the tool.
+		opt := acpsdk.PermissionOption{OptionId: optAllowPrefix, Kind: acpsdk.PermissionOptionKindAllowAlways, Name: fmt.Sprintf("Allow %q for this session", oneLine(c.Prefix)+" …")}
+		req.Options = append(req.Options[:2], append([]acpsdk.PermissionOption{opt}, req.Options[2:]...)...)
+	}
 	resp, err := u.l.srv.conn.RequestPermission(ctx, req)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -132,11 +141,15 @@ func (u *turnUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 			d = agent.AllowOnce
 		case optAllowAlways:
 			d = agent.AllowSession
+		case optAllowPrefix:
+			if c.Prefix != "" {
+				d = agent.AllowPrefix
+			}
 		case optRejectAlways:
 			d = agent.Never
 		}
 	}
-	if d == agent.AllowOnce || d == agent.AllowSession {
+	if d == agent.AllowOnce || d == agent.AllowSession || d == agent.AllowPrefix {
 		u.l.update(statusUpdate(u.l.toolCallID(c), acpsdk.ToolCallStatusInProgress))
 	}
 	return d

@@ -56,6 +56,9 @@ const (
 	AllowSession
 	// Never refuses this call and every later call of the same tool.
 	Never
+	// AllowPrefix runs this call and every later call the prefix it
+	// offered covers (Call.Prefix: bash's `npm test`).
+	AllowPrefix
 )
 
 // Call is one tool call as the UI sees it.
@@ -84,6 +87,10 @@ type Call struct {
 	// UnderYolo says the call asks although yolo is true (mcp.permissions
 	// says ask), so that a refusal can say why; set before Permission.
 	UnderYolo bool
+	// Prefix is the command prefix an AllowPrefix answer allows for the
+	// session (tools.Tool.Prefix); "" when none is offered. Set before
+	// Permission.
+	Prefix string
 
 	// Set when the call has run.
 	Output  string
@@ -151,7 +158,9 @@ type Agent struct {
 	loop    loopDetector
 	allowed map[string]bool // tools allowed for the session
 	never   map[string]bool // tools refused for the session
-	callSeq int
+	// prefixes are the command prefixes allowed for the session, by tool.
+	prefixes map[string][]string
+	callSeq  int
 	// The context window check (window.go).
 	fit      fitCheck
 	window   func(context.Context) int
@@ -187,6 +196,7 @@ func (a *Agent) Reset() {
 	a.loop.reset()
 	a.allowed = map[string]bool{}
 	a.never = map[string]bool{}
+	a.prefixes = map[string][]string{}
 	a.fit.reset()
 }
 
@@ -584,12 +594,23 @@ func (a *Agent) permitted(ctx context.Context, t *tools.Tool, c *Call, ui UI) bo
 	if a.never[key] {
 		return false
 	}
+	if t.PrefixAllows != nil && t.PrefixAllows(a.prefixes[key], c.Args) {
+		return true
+	}
 	c.UnderYolo = a.opts.Yolo
+	if t.Prefix != nil {
+		c.Prefix = t.Prefix(c.Args)
+	}
 	switch ui.Permission(ctx, c) {
 	case AllowOnce:
 		return true
 	case AllowSession:
 		a.allowed[key] = true
+		return true
+	case AllowPrefix:
+		if c.Prefix != "" {
+			a.prefixes[key] = append(a.prefixes[key], c.Prefix)
+		}
 		return true
 	case Never:
 		a.never[key] = true

@@ -106,6 +106,12 @@ func describe(name string, e config.MMConfig) (tools.AgentInfo, time.Duration) {
 	if err == nil {
 		first = cfg.EffectiveFirstTokenTimeout()
 		info.Provider, info.Model = cfg.Provider, cfg.Model
+		if !cfg.ModelSet {
+			// The child names the model its server serves when its file
+			// names none (engine.Start): the built-in default shown
+			// here could be wrong, so no name is shown.
+			info.Model = ""
+		}
 		if info.Role == "" && cfg.ACP.Title != "" && cfg.ACP.Title != config.DefaultACPTitle {
 			info.Role = cfg.ACP.Title
 		}

@@ -75,6 +75,13 @@ type Config struct {
 	// Warnings are the start-up warnings (not errors) the file produced, in
 	// the order found. The facade prints them.
 	Warnings []string `yaml:"-"`
+	// ModelSet says the model was chosen (the file's model key, AGENT_MODEL
+	// or -m): without it, a server that serves one model gets that one
+	// named instead of the built-in default.
+	ModelSet bool `yaml:"-"`
+	// SkillsDirSet says the file gives skillsDir: only then is a
+	// directory without skills worth a warning.
+	SkillsDirSet bool `yaml:"-"`
 }
 
 // ContextConfig is the automatic compression of the history.

@@ -208,11 +208,14 @@ func finish(cfg *Config, path string, nodes map[string]*yaml.Node, getenv func(s
 		}
 	}
 
+	_, cfg.ModelSet = nodes["model"]
+	_, cfg.SkillsDirSet = nodes["skillsDir"]
 	if v := getenv("AGENT_PROVIDER"); v != "" {
 		cfg.Provider, fromEnv["provider"] = v, envValue{"AGENT_PROVIDER", v}
 	}
 	if v := getenv("AGENT_MODEL"); v != "" {
 		cfg.Model, fromEnv["model"] = v, envValue{"AGENT_MODEL", v}
+		cfg.ModelSet = true
 	}
 	if v := getenv("AGENT_BASE_URL"); v != "" {
 		cfg.BaseURL, fromEnv["baseUrl"] = v, envValue{"AGENT_BASE_URL", v}

@@ -346,6 +346,7 @@ projectInstructions: false
 		MCP:      MCPConfig{Timeout: 60 * time.Second, PromptBudget: 4096},
 		TUI:      true, Yolo: false,
 		Path: "agent.yaml", Dir: cfg.Dir,
+		ModelSet: true, SkillsDirSet: true,
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)

@@ -98,7 +98,19 @@ func checkURL(key, v string) *problem {
 	}
 	shown := v
 	if err == nil {
-		// The value is printed: a password in it is not.
+		// The value is printed: a password in it is not, nor the values
+		// of its query (…?token=…).
+		if u.RawQuery != "" {
+			params := strings.Split(u.RawQuery, "&")
+			for i, p := range params {
+				if k, _, ok := strings.Cut(p, "="); ok {
+					params[i] = k + "=***"
+				} else if p != "" {
+					params[i] = "***"
+				}
+			}
+			u.RawQuery = strings.Join(params, "&")
+		}
 		shown = u.Redacted()
 	}
 	if utf8.RuneCountInString(shown) > 60 {

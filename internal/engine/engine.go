@@ -121,6 +121,17 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	if err != nil {
 		return nil, err
 	}
+	// The base URL's query (…/v1?token=…) goes with every request.
+	llm.WithQuery(httpClient, ep.Query)
+	if !cfg.ModelSet {
+		// No model chosen: the built-in default is Docker Model Runner's
+		// name. A server that serves one model (llama-server, most often)
+		// is told, and shown, the one it serves; with several the default
+		// stays, and the start-up warning lists them.
+		if only := ep.OnlyModel(); only != "" {
+			cfg.Model = only
+		}
+	}
 	client := &llm.Client{Provider: p, BaseURL: ep.BaseURL, Model: cfg.Model, APIKey: apiKey, Sampling: cfg.Sampling, HTTP: httpClient}
 	if cfg.Trace.Enabled {
 		client.Trace = &llm.Tracer{Dir: cfg.Trace.Dir, Name: cfg.ACP.Name, Cwd: func() string { return root }, Warn: opts.Warn}
@@ -252,7 +263,10 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 		list, err := skills.Load(dir)
 		found = list
 		warnings = append(warnings, skills.Warnings(err)...)
-		if w := skills.Warning(dir, len(list)); w != "" {
+		// The default ./skills is looked in wherever mm starts: most
+		// projects have none, and saying so at every start is noise.
+		// A skillsDir the file names is meant to hold skills.
+		if w := skills.Warning(dir, len(list)); w != "" && cfg.SkillsDirSet {
 			warnings = append(warnings, w)
 		}
 		if t := tools.NewReadSkill(tools.SkillOptions{Dir: dir, MaxOutput: cfg.MaxOutput, Skills: list}); t != nil {
@@ -335,7 +349,8 @@ func (e *Engine) ContextWindow(ctx context.Context) int {
 			// at the next few model calls instead of being kept.
 			e.windowRetries = 5
 		}
-		e.window, e.windowAssumed = llm.DiscoverWindow(ctx, http.DefaultClient, e.Provider, e.Endpoint, model, e.Client.APIKey)
+		// The engine's client: it carries the base URL's query.
+		e.window, e.windowAssumed = llm.DiscoverWindow(ctx, e.Client.HTTP, e.Provider, e.Endpoint, model, e.Client.APIKey)
 		e.windowFor = model
 		if e.Provider.Name == "ollama" && e.window > 0 && !e.windowAssumed {
 			// /api/ps said it: the model is loaded, no need to ask again
@@ -380,8 +395,9 @@ func (e *Engine) banner(ctx context.Context, reg *tools.Registry, found []skills
 	if tools == "" {
 		tools = "no tools"
 	}
-	// A password in the base URL is masked: the banner is on screen.
-	line := fmt.Sprintf("mm %s · %s @ %s (%s) · %s · tools: %s", version.String(), e.Config.Model, e.Provider.Name, llm.RedactURL(e.Endpoint.BaseURL), window, tools)
+	// A password or a query value in the base URL is masked: the banner
+	// is on screen.
+	line := fmt.Sprintf("mm %s · %s @ %s (%s) · %s · tools: %s", version.String(), e.Config.Model, e.Provider.Name, e.Endpoint.Shown(), window, tools)
 	if len(found) > 0 {
 		var names []string
 		for _, s := range found {

@@ -13,7 +13,7 @@ import (
 func TestBanner(t *testing.T) {
 	srv := llmtest.NewWith(t, llmtest.Options{NCtx: 4096})
 	cfg := config.Default()
-	cfg.Provider, cfg.BaseURL, cfg.Model = "llamacpp", srv.URL(), "qwen3-8b"
+	cfg.Provider, cfg.BaseURL, cfg.Model, cfg.ModelSet = "llamacpp", srv.URL(), "qwen3-8b", true
 	cfg.Trace.Enabled = true
 	dir := t.TempDir()
 	e, err := Start(context.Background(), cfg, Options{Cwd: dir})

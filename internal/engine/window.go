@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"net/http"
 
 	"mm/internal/llm"
 )
@@ -45,7 +44,7 @@ func (e *Engine) runningWindow(ctx context.Context) int {
 	if e.runningFor == model {
 		return e.running
 	}
-	e.running = llm.OllamaRunningWindow(ctx, http.DefaultClient, e.Endpoint.BaseURL, model, e.Client.APIKey)
+	e.running = llm.OllamaRunningWindow(ctx, e.Client.HTTP, e.Endpoint.BaseURL, model, e.Client.APIKey)
 	e.runningFor = model
 	if e.running > 0 {
 		e.window, e.windowFor, e.windowAssumed = e.running, model, false
@@ -94,7 +93,7 @@ func (e *Engine) ConfirmWindow(ctx context.Context) int {
 		lctx, cancel = context.WithTimeout(ctx, d)
 	}
 	defer cancel()
-	if !llm.OllamaLoad(lctx, http.DefaultClient, e.Endpoint.BaseURL, model, e.Client.APIKey) {
+	if !llm.OllamaLoad(lctx, e.Client.HTTP, e.Endpoint.BaseURL, model, e.Client.APIKey) {
 		return w
 	}
 	e.windowMu.Lock()

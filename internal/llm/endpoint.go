@@ -32,8 +32,10 @@ type EndpointOptions struct {
 
 // Endpoint is the server that answered.
 type Endpoint struct {
-	// BaseURL is the OpenAI-compatible base (…/v1), without a trailing slash.
+	// BaseURL is the OpenAI-compatible base (…/v1), without a trailing
+	// slash nor the configured URL's query, which is Query (urlquery.go).
 	BaseURL string
+	Query   string
 	// Models is the body of its GET /models answer, kept because it can
 	// carry the context window (llama.cpp's data[].meta.n_ctx) and says
 	// which models the server serves (models.go).
@@ -55,11 +57,18 @@ func (o EndpointOptions) Candidates() []string {
 	if o.Fallback != nil {
 		fallback = *o.Fallback
 	}
-	urls := []string{strings.TrimRight(base, "/")}
-	if fb := strings.TrimRight(fallback, "/"); fb != "" && fb != urls[0] {
+	urls := []string{trimBase(base)}
+	if fb := trimBase(fallback); fb != "" && fb != urls[0] {
 		urls = append(urls, fb)
 	}
 	return urls
+}
+
+// trimBase drops the trailing slash of a base URL's path, before its
+// query when it has one.
+func trimBase(u string) string {
+	base, query := splitQuery(u)
+	return withQuery(base, query)
 }
 
 type probeResult struct {
@@ -79,29 +88,34 @@ func ResolveEndpoint(ctx context.Context, o EndpointOptions) (*Endpoint, error) 
 	if client == nil {
 		client = http.DefaultClient
 	}
+	// The query of each candidate goes after the path probed.
+	queries := make([]string, len(urls))
+	for i, u := range urls {
+		urls[i], queries[i] = splitQuery(u)
+	}
 	results := make([]chan probeResult, len(urls))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for i, u := range urls {
 		results[i] = make(chan probeResult, 1)
 		go func(u string, out chan<- probeResult) {
-			body, status, err := probe(ctx, client, u+"/models", o.APIKey)
+			body, status, err := probe(ctx, client, u, o.APIKey)
 			out <- probeResult{body, status, err}
-		}(u, results[i])
+		}(withQuery(u+"/models", queries[i]), results[i])
 	}
 	var failures []string
 	for i, u := range urls {
 		r := <-results[i]
 		if r.err == nil {
-			return &Endpoint{BaseURL: u, Models: r.body, ModelsStatus: r.status, Tried: urls[:i+1]}, nil
+			return &Endpoint{BaseURL: u, Query: queries[i], Models: r.body, ModelsStatus: r.status, Tried: urls[:i+1]}, nil
 		}
 		if ctx.Err() != nil && errors.Is(r.err, context.Canceled) {
 			return nil, r.err
 		}
-		failures = append(failures, fmt.Sprintf("GET %s/models: %s", RedactURL(u), redactErr(r.err)))
+		failures = append(failures, fmt.Sprintf("GET %s: %s", RedactURL(withQuery(u+"/models", queries[i])), redactErr(r.err)))
 	}
 	return nil, engineErrorf("no model server answered (%s). %s — or the scripted demo server, in mm's source: `go run ./cmd/llmtest -background`, then `AGENT_PROVIDER=llamacpp mm`",
-		strings.Join(failures, "; "), upper(o.Provider.StartHint))
+		strings.Join(failures, "; "), upper(o.Provider.startHint(urls[0])))
 }
 
 // upper capitalises the first letter of an ASCII sentence.

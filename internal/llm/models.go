@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Served is what a server's GET /models answer says it serves.
@@ -126,4 +128,28 @@ func ListModels(ctx context.Context, client *http.Client, baseURL, apiKey string
 		return Served{}, engineErrorf("GET %s: the answer is not a list of models", where)
 	}
 	return s, nil
+}
+
+// OnlyModel is the one model the probe's /models answer lists, "" when it
+// lists none or several, or is no list (a server still loading). A name
+// the server sends is shown and sent back: one with a blank, a control
+// character or over 256 bytes is not taken.
+func (ep *Endpoint) OnlyModel() string {
+	if ep == nil || ep.ModelsStatus != http.StatusOK {
+		return ""
+	}
+	s, ok := ParseModels(ep.Models)
+	if !ok || len(s.IDs) != 1 {
+		return ""
+	}
+	id := s.IDs[0]
+	if len(id) > 256 || !utf8.ValidString(id) {
+		return ""
+	}
+	for _, r := range id {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) {
+			return ""
+		}
+	}
+	return id
 }

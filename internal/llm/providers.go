@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -86,4 +87,33 @@ func (p Provider) contextHint(n int, model string) string {
 		return fmt.Sprintf("docker model configure --context-size %d %s", n, model)
 	}
 	return fmt.Sprintf("restart llama-server with -c %d", n)
+}
+
+// startHint is StartHint for the server expected at base: its port in
+// place of the provider's default one (`--port 8080` for a baseUrl on
+// port 9000 would start a server mm does not look at).
+func (p Provider) startHint(base string) string {
+	want, def := urlPort(base), urlPort(p.BaseURL)
+	if want == "" || def == "" || want == def {
+		return p.StartHint
+	}
+	return strings.ReplaceAll(p.StartHint, def, want)
+}
+
+// urlPort is the port of a URL, the scheme's when it names none.
+func urlPort(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	if port := u.Port(); port != "" {
+		return port
+	}
+	switch u.Scheme {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
 }

@@ -13,16 +13,18 @@ import (
 // net/http does in its own errors: user:***@.
 
 // RedactURL returns rawURL with the password of its user information
-// replaced by ***. A URL without a password is returned as is.
+// replaced by ***, and the value of each query parameter too (…?token=***):
+// a proxy in front of the server may take its key there. A URL with
+// neither is returned as is.
 func RedactURL(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.User == nil {
 		return Redact(rawURL)
 	}
 	if _, ok := u.User.Password(); !ok {
-		return rawURL
+		return Redact(rawURL)
 	}
-	return strings.Replace(u.String(), u.User.String()+"@", u.User.Username()+":***@", 1)
+	return Redact(strings.Replace(u.String(), u.User.String()+"@", u.User.Username()+":***@", 1))
 }
 
 // userinfo matches the user:password@ part of a URL in free text: a
@@ -30,9 +32,19 @@ func RedactURL(rawURL string) string {
 // up to the last '@' before the host.
 var userinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/?#@\s:]*):[^/?#\s]*@`)
 
-// Redact masks every password found in URLs of free text (an error
-// message that quotes a URL).
+// urlQuery matches the query of a URL in free text, from its '?' to a
+// blank, a quote or a fragment.
+var urlQuery = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s?#"'<>]*\?[^\s#"'<>]*`)
+
+// Redact masks every password and query value found in URLs of free text
+// (an error message that quotes a URL).
 func Redact(s string) string {
+	if strings.Contains(s, "?") {
+		s = urlQuery.ReplaceAllStringFunc(s, func(m string) string {
+			base, query, _ := strings.Cut(m, "?")
+			return base + "?" + maskQuery(query)
+		})
+	}
 	if !strings.Contains(s, "@") {
 		return s
 	}
@@ -43,6 +55,25 @@ func Redact(s string) string {
 		sub := userinfo.FindStringSubmatch(m)
 		return sub[1] + ":***@"
 	})
+}
+
+// maskQuery replaces the value of each parameter of a raw query with ***
+// (a parameter without '=' is a value). Punctuation that ends the
+// sentence around the URL ("…?token=x: connection refused") stays.
+func maskQuery(query string) string {
+	params := strings.Split(query, "&")
+	for i, p := range params {
+		end := strings.TrimRight(p, ":,.;)]")
+		rest := p[len(end):]
+		if k, v, ok := strings.Cut(end, "="); ok {
+			if v != "" {
+				params[i] = k + "=***" + rest
+			}
+		} else if end != "" && end != "***" {
+			params[i] = "***" + rest
+		}
+	}
+	return strings.Join(params, "&")
 }
 
 // redactErr masks the URL of a *url.Error (net/http already strips the

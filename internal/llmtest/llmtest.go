@@ -136,6 +136,7 @@ type Turn struct {
 // Request is one request the server received.
 type Request struct {
 	Method, Path string
+	Query        string // the raw query of the URL ("" when none)
 	Header       http.Header
 	Body         []byte         // exactly as received
 	JSON         map[string]any // decoded body (nil if not a JSON object)
@@ -444,7 +445,7 @@ func (s *Server) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 	// Reading the whole body first records it exactly, and lets net/http
 	// watch the connection so r.Context() ends when the client goes away.
 	body, _ := io.ReadAll(r.Body)
-	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: time.Now()}
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body, At: time.Now()}
 	var obj map[string]any
 	if json.Unmarshal(body, &obj) == nil {
 		req.JSON = obj

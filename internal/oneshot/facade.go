@@ -52,19 +52,39 @@ func (f *facade) Thinking(s string) {
 	f.p.Thinking(s)
 }
 
-func (f *facade) Progress(llm.Progress) {}
-func (f *facade) Composing(string, int) {}
+// The spinner is the line mode's, on stderr; the printer draws it only
+// when stderr is a terminal (ui.Printer.Status), and clears it before
+// anything else is written.
+
+func (f *facade) Progress(p llm.Progress) {
+	if p.Loading {
+		f.p.Status("Loading the model")
+		return
+	}
+	if p.Total > 0 && p.Processed < p.Total {
+		f.p.Status(fmt.Sprintf("Reading the prompt %s/%s tokens", ui.Tokens(p.Processed), ui.Tokens(p.Total)))
+	}
+}
+
+func (f *facade) Composing(string, int) { f.p.Status("Composing a tool call") }
 
 func (f *facade) ToolStart(c *agent.Call) {
 	f.mu.Lock()
 	f.narrate()
 	f.mu.Unlock()
 	f.p.ToolStart(c)
+	switch c.Name {
+	case "bash":
+		f.p.Status("Running")
+	case "fetch_content":
+		f.p.Status("Fetching")
+	}
 }
 
 func (f *facade) ToolEnd(c *agent.Call) {
 	f.p.ToolEnd(c)
 	f.askEnded(c)
+	f.p.Status("Thinking")
 }
 
 func (f *facade) Notice(msg string) {

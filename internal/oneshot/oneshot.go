@@ -109,6 +109,7 @@ type Options struct {
 func Run(ctx context.Context, a *agent.Agent, question string, opts Options) int {
 	p := opts.Printer
 	f := &facade{p: p, hold: opts.AnswerOnly}
+	p.Status("Thinking")
 	res, err := a.Ask(ctx, question, f)
 	if opts.Done != nil {
 		opts.Done(err)

@@ -117,7 +117,7 @@ func (r *REPL) model(args []string) {
 		r.p.Line(fmt.Sprintf("model: %s — %s", r.eng.Config.Model, strings.Trim(err.Error(), "[]")))
 		return
 	}
-	r.p.Line(modelList(served, llm.RedactURL(r.eng.Endpoint.BaseURL), r.eng.Config.Model))
+	r.p.Line(modelList(served, r.eng.Endpoint.Shown(), r.eng.Config.Model))
 }
 
 // modelList is what /model shows.

@@ -69,6 +69,10 @@ type REPL struct {
 	// readLine reads one line in the plain (non-terminal) session.
 	readLine func() (string, bool)
 
+	// permPrefix is the command prefix the waiting 🔐 prompt offers to
+	// allow for the session with p ("" = no p key); guarded by mu.
+	permPrefix string
+
 	sess sessions // sessions.go
 }
 
@@ -459,7 +463,7 @@ func (r *REPL) handleKey(k key, cancel context.CancelFunc) {
 		return
 	}
 	if r.permWait != nil && k.kind == keyRune && len(r.typed) == 0 && quiet && now.Sub(r.permShown) >= permGuard {
-		if d, _, ok := decision(k.r); ok {
+		if d, _, ok := decision(k.r, r.permPrefix); ok {
 			r.answer(d)
 			return
 		}
@@ -548,9 +552,10 @@ func (u *replUI) ToolEnd(c *agent.Call) {
 func (u *replUI) Notice(msg string) { u.r.p.Notice(msg) }
 
 // Permission shows the 🔐 prompt and waits for one key: a allow once, s
-// allow this tool for the session, r refuse, n never. Only a key typed
-// once the prompt has been seen answers it (see permGuard); other keys are
-// type-ahead for the next question.
+// allow this tool for the session, p allow the command's prefix for the
+// session (when the call offers one: bash's `npm test`), r refuse, n
+// never. Only a key typed once the prompt has been seen answers it (see
+// permGuard); other keys are type-ahead for the next question.
 func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	r := u.r
 	r.p.Status("") // nothing runs while mm waits for the user
@@ -559,7 +564,21 @@ func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	if c.Session != "" {
 		scope = c.Session // the one MCP tool an `mcp` call runs
 	}
-	r.p.DimLine(fmt.Sprintf("   [a] allow once · [s] allow %s for the session · [r] refuse · [n] never", scope))
+	prefixKey := ""
+	if c.Prefix != "" {
+		// The printer sanitises the line; the prefix is plain words
+		// anyway (tools.BashPrefix).
+		prefixKey = fmt.Sprintf(" · [p] allow %q for the session", c.Prefix+" …")
+	}
+	r.p.DimLine(fmt.Sprintf("   [a] allow once · [s] allow %s for the session%s · [r] refuse · [n] never", scope, prefixKey))
+	r.mu.Lock()
+	r.permPrefix = c.Prefix
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.permPrefix = ""
+		r.mu.Unlock()
+	}()
 	if r.rt == nil {
 		return r.plainPermission()
 	}
@@ -584,8 +603,8 @@ func (u *replUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	case <-ctx.Done():
 		return agent.Refuse
 	case d := <-wait:
-		r.p.DimLine("   → " + decisionWord(d))
-		if d == agent.AllowOnce || d == agent.AllowSession {
+		r.p.DimLine("   → " + prefixWord(d, c.Prefix))
+		if d == agent.AllowOnce || d == agent.AllowSession || d == agent.AllowPrefix {
 			r.p.Status("Running")
 		}
 		return d
@@ -605,6 +624,9 @@ func (r *REPL) answer(d agent.Decision) {
 // the documented answers; anything else asks again, the end of the input
 // refuses.
 func (r *REPL) plainPermission() agent.Decision {
+	r.mu.Lock()
+	prefix := r.permPrefix
+	r.mu.Unlock()
 	for {
 		fmt.Fprint(r.opts.Out, "   ? ")
 		line, ok := r.readLine()
@@ -616,17 +638,27 @@ func (r *REPL) plainPermission() agent.Decision {
 		// reads "? a" then "→ allowed once".
 		fmt.Fprintln(r.opts.Out, termsafe.Text(line))
 		if k := []rune(strings.TrimSpace(line)); len(k) == 1 {
-			if d, word, ok := decision(k[0]); ok {
-				fmt.Fprintln(r.opts.Out, "   → "+word)
+			if d, _, ok := decision(k[0], prefix); ok {
+				fmt.Fprintln(r.opts.Out, "   → "+prefixWord(d, prefix))
 				return d
 			}
+		}
+		if prefix != "" {
+			fmt.Fprintln(r.opts.Out, "   answer with one letter on its own line: a, s, p, r or n")
+			continue
 		}
 		fmt.Fprintln(r.opts.Out, "   answer with one letter on its own line: a, s, r or n")
 	}
 }
 
-func decision(k rune) (agent.Decision, string, bool) {
+// decision is the answer key k gives; p only when the prompt offers a
+// prefix.
+func decision(k rune, prefix string) (agent.Decision, string, bool) {
 	switch k {
+	case 'p', 'P':
+		if prefix != "" {
+			return agent.AllowPrefix, prefixWord(agent.AllowPrefix, prefix), true
+		}
 	case 'a', 'A':
 		return agent.AllowOnce, decisionWord(agent.AllowOnce), true
 	case 's', 'S':
@@ -637,6 +669,14 @@ func decision(k rune) (agent.Decision, string, bool) {
 		return agent.Never, decisionWord(agent.Never), true
 	}
 	return agent.Refuse, "", false
+}
+
+// prefixWord is decisionWord, with the prefix an AllowPrefix allowed.
+func prefixWord(d agent.Decision, prefix string) string {
+	if d == agent.AllowPrefix {
+		return termsafe.Text(fmt.Sprintf("allowed %q for the session", prefix+" …"))
+	}
+	return decisionWord(d)
 }
 
 func decisionWord(d agent.Decision) string {

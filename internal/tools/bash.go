@@ -116,6 +116,8 @@ func NewBash(opts BashOptions) *Tool {
 			}
 			return RunBash(ctx, opts, cmd)
 		},
+		Prefix:       BashPrefix,
+		PrefixAllows: BashPrefixAllows,
 	}
 }
 

@@ -122,7 +122,7 @@ func planEdit(ctx context.Context, o FileOptions, args json.RawMessage) (FileCha
 	}
 	c := tf.change(a.Path)
 	c.New, c.DryRun = norm.denormalize(plan.result), a.DryRun
-	c.Report = plan.report(a.Path, a.DryRun, o.MaxOutput)
+	c.Report, c.Preview = plan.report(a.Path, a.DryRun, o.MaxOutput)
 	return c, plan, ""
 }
 
@@ -356,8 +356,9 @@ func overlapFailures(path, text string, regions []editRegion) []string {
 	return failures
 }
 
-// report is the header and the diff the model reads.
-func (p *editPlan) report(path string, dryRun bool, maxOutput int) string {
+// report is the header and the diff the model reads, and the same
+// before the edits are made, for the permission prompt ("would apply").
+func (p *editPlan) report(path string, dryRun bool, maxOutput int) (report, preview string) {
 	chunks, st := p.diff()
 	tolerant := 0
 	for _, r := range p.regions {
@@ -368,20 +369,23 @@ func (p *editPlan) report(path string, dryRun bool, maxOutput int) string {
 	var b strings.Builder
 	if st.added == 0 && st.removed == 0 && p.result == p.text {
 		fmt.Fprintf(&b, "%s: the edits leave the file as it is — nothing written", path)
-		return b.String()
+		return b.String(), b.String()
 	}
 	verb := "applied"
 	if dryRun {
 		path += ": dry run, nothing written"
 		verb = "would apply"
 	}
-	fmt.Fprintf(&b, "%s: %s %s, +%d -%d lines, first change at line %d", path, countNoun(len(p.regions), "edit"), verb, st.added, st.removed, st.first)
-	if tolerant > 0 {
-		fmt.Fprintf(&b, " · %d matched ignoring whitespace", tolerant)
+	header := func(verb string) string {
+		h := fmt.Sprintf("%s: %s %s, +%d -%d lines, first change at line %d", path, countNoun(len(p.regions), "edit"), verb, st.added, st.removed, st.first)
+		if tolerant > 0 {
+			h += fmt.Sprintf(" · %d matched ignoring whitespace", tolerant)
+		}
+		return h + "\n"
 	}
-	b.WriteByte('\n')
 	renderDiff(&b, chunks)
-	return Truncate(strings.TrimSuffix(b.String(), "\n"), maxOutput)
+	diff := strings.TrimSuffix(b.String(), "\n")
+	return Truncate(header(verb)+diff, maxOutput), Truncate(header("would apply")+diff, maxOutput)
 }
 
 // diff builds the diff from the regions alone: each edit's lines, merged

@@ -74,6 +74,9 @@ type FileChange struct {
 	Existed bool
 	DryRun  bool   // edit_file's dry_run: the report is given, nothing is written
 	Report  string // what the model reads once the change is made: header and diff
+	// Preview is the report as the permission prompt shows it, before
+	// the change is made ("1 edit would apply"); "" means Report.
+	Preview string
 
 	// editor, when set, is where Old was read and where New is written
 	// (FileOptions.Editor); onDisk says whether the file existed on disk

@@ -49,7 +49,11 @@ func (c FileChange) planned(o FileOptions) Planned {
 		}
 	}
 	diff := &Diff{Path: c.AbsPath, Old: c.Old, New: c.New, Existed: c.Existed}
-	return Planned{Preview: c.Report, Diff: diff, Apply: func(ctx context.Context) string {
+	preview := c.Preview
+	if preview == "" {
+		preview = c.Report
+	}
+	return Planned{Preview: preview, Diff: diff, Apply: func(ctx context.Context) string {
 		if err := o.apply(ctx, c); err != nil {
 			return err.Error()
 		}

@@ -87,6 +87,12 @@ type Tool struct {
 	// (write_file, edit_file: the diff shown is the change written, and a
 	// file changed on disk while the prompt waited is not overwritten).
 	Plan func(args json.RawMessage) Planned
+	// Prefix, when set, is the command prefix a permission answer can
+	// allow for the session for this call ("" = none offered), and
+	// PrefixAllows says whether the prefixes allowed so far cover a
+	// call (bash: BashPrefix, BashPrefixAllows).
+	Prefix       func(args json.RawMessage) string
+	PrefixAllows func(prefixes []string, args json.RawMessage) bool
 }
 
 // Planned is a call worked out before it runs.

@@ -153,7 +153,12 @@ class Conn {
         const want = this.policy.shift();
         check(want, `conn ${this.n}: a permission request nobody expected: ${JSON.stringify(params)}`);
         const kinds = params.options.map((o) => o.kind);
-        eq(kinds, ["allow_once", "allow_always", "reject_once", "reject_always"], "the permission options' kinds");
+        // A bash call with a plain prefix (`touch a`) offers it too, as a
+        // second allow_always after the tool's own.
+        const plain = params.options.some((o) => o.optionId === "allow_prefix")
+          ? ["allow_once", "allow_always", "allow_always", "reject_once", "reject_always"]
+          : ["allow_once", "allow_always", "reject_once", "reject_always"];
+        eq(kinds, plain, "the permission options' kinds");
         for (const o of params.options) check(o.name && o.optionId, `an option without a name or an id: ${JSON.stringify(o)}`);
         const call = this.toolCalls(params.sessionId).get(params.toolCall.toolCallId);
         check(call, `permission asked for tool call ${params.toolCall.toolCallId}, which no tool_call announced first`);

@@ -1,0 +1,98 @@
+package tools
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func cmdArgs(c string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"command": c})
+	return b
+}
+
+func TestBashPrefixOffered(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"npm test":              "npm test",
+		"npm test -- -run X":    "npm test",
+		"  go   test ./...  ":   "go test",
+		"ls -la":                "", // an option: rm -rf would allow too much
+		"rm -rf build":          "",
+		"cat ./x":               "", // a path
+		"python manage.py test": "python manage.py",
+		"cargo build --release": "cargo build",
+		"make":                  "make",
+		"npm test 2>&1":         "npm test",
+		"npm test; rm -rf x":    "", // two commands
+		"cd x && npm test":      "",
+		"npm test | tail":       "",
+		"sudo rm -rf /":         "", // a runner
+		"bash -c 'rm -rf /'":    "",
+		"env X=1 npm test":      "",
+		"python -c 'print(1)'":  "", // code flag
+		"node -e x":             "",
+		"X=1 npm test":          "",
+		"\"npm\" test":          "",
+		"npm 'te st'":           "",
+		"npm $(echo test)":      "",
+		"npm test > out.txt":    "",
+		"np* test":              "",
+		"npm test\\\n; rm x":    "",
+		"":                      "",
+		"npm test\r":            "",
+	} {
+		if got := BashPrefix(cmdArgs(cmd)); got != want {
+			t.Errorf("BashPrefix(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+func TestBashPrefixAllows(t *testing.T) {
+	allowed := []string{"npm test", "go vet"}
+	for cmd, want := range map[string]bool{
+		"npm test":                   true,
+		"npm test -- -run X":         true,
+		"npm   test --watch=false":   true,
+		"npm test && go vet ./...":   true,
+		"npm test 2>&1; go vet":      true,
+		"npm test &":                 true,
+		"npm testx":                  false,
+		"npm publish":                false,
+		"npm":                        false,
+		"npm test; rm -rf x":         false,
+		"npm test && rm -rf x":       false,
+		"npm test || rm -rf x":       false,
+		"npm test | sh":              false,
+		"npm test & rm -rf x":        false,
+		"npm test\nrm -rf x":         false,
+		"npm test $(rm -rf x)":       false,
+		"npm test `rm -rf x`":        false,
+		"npm test \"$(rm -rf x)\"":   false,
+		"npm test ${x@P}":            false,
+		"npm test > ~/.bashrc":       false,
+		"npm test < /etc/passwd":     false,
+		"npm test <(rm -rf x)":       false,
+		"(rm -rf x); npm test":       false,
+		"npm test; (rm -rf x)":       false,
+		"{ rm -rf x; }; npm test":    false,
+		"X=1 npm test":               false,
+		"PATH=/tmp npm test":         false,
+		"\"npm\" test":               false,
+		"npm test \\; rm -rf x":      false,
+		"npm test 'unclosed":         false,
+		"npm test\r\nrm -rf x":       false,
+		"if npm test; then rm x; fi": false,
+		"npm test; eval rm":          false,
+		"cd x && npm test":           false,
+		";":                          false,
+		"":                           false,
+		"npm test 'a; rm -rf x'":     true, // quoted: one argument
+		"npm test \"a && b\" c":      true,
+	} {
+		if got := BashPrefixAllows(allowed, cmdArgs(cmd)); got != want {
+			t.Errorf("BashPrefixAllows(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+	if BashPrefixAllows(nil, cmdArgs("npm test")) {
+		t.Error("allowed with no prefix")
+	}
+}
