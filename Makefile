@@ -4,13 +4,14 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X mm/internal/version.Version=$(VERSION)
 GO      ?= go
 
-.PHONY: help build install run test vet fmt-check bench llmtest real-server clean
+.PHONY: help build install run test test-deps vet fmt-check bench llmtest real-server clean
 
 help:
 	@echo "make build     build ./mm"
 	@echo "make install   install mm into \$$(go env GOPATH)/bin"
 	@echo "make run       build and start mm (ARGS='-p \"…\"' for one prompt)"
-	@echo "make test      vet, format check and every test"
+	@echo "make test      vet, format check and every test; the last line counts them, and the skipped ones that need make test-deps"
+	@echo "make test-deps install what some tests need into .ci/ (language servers, the Node ACP SDK, MCP servers, a real llama.cpp server)"
 	@echo "make bench     benchmarks (figures go to docs/benchmarks.md by hand)"
 	@echo "make real-server  a real llama.cpp server on SmolLM2-135M on 127.0.0.1:8080 (installs it into .ci/real first; PORT=, CTX= to change)"
 	@echo "make llmtest   the scripted model server (demo model) in this terminal; ARGS=-background to run it behind, go run ./cmd/llmtest -stop to stop it"
@@ -31,8 +32,17 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# go test -json through internal/testsum (built, not go run: that would
+# add its own "exit status 1" after the closing line): plain go test's
+# output, then one line that counts the tests (and the skips for want of
+# make test-deps); the exit code is go test's.
 test: vet fmt-check
-	$(GO) test -count=1 -timeout 8m ./...
+	@$(GO) build -o bin/testsum ./internal/testsum
+	@bin/testsum -go '$(GO)' -count=1 -timeout 8m ./...
+
+# What the tests that skip without it need; .ci/run calls the same script.
+test-deps:
+	.ci/deps
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 20m ./...
@@ -48,4 +58,4 @@ real-server:
 	.ci/real/venv/bin/python internal/realtest/serve.py --host 127.0.0.1 --port $(PORT) --ctx $(CTX) 2>/tmp/mm-real-server-$(PORT).log
 
 clean:
-	rm -f mm llmtest
+	rm -f mm llmtest bin/testsum

@@ -19,31 +19,21 @@ import (
 	"time"
 
 	"mm/internal/llmtest"
+	"mm/internal/testdeps"
 )
 
-const acpNodeInstall = "mkdir -p .ci/node && printf '*\\n' > .ci/node/.gitignore && cp cmd/mm/testdata/acp/package*.json .ci/node/ && npm ci --prefix .ci/node (what .ci/run does)"
-
-// acpNodeDir is the directory whose node_modules holds the SDK; under
-// CI=true a missing node or SDK fails the test, elsewhere it is skipped.
+// acpNodeDir is the directory whose node_modules holds the SDK
+// (testdeps.ACPNodeDir); under CI=true a missing node or SDK fails the
+// test, elsewhere it is skipped.
 func acpNodeDir(t *testing.T) (node, dir string) {
 	t.Helper()
-	missing := func(what, install string) {
-		t.Helper()
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s (CI=true: this is a failure)", what)
-		}
-		t.Skipf("%s; %s", what, install)
-	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing("node is not on the PATH", "install Node.js (20 or later)")
+		testdeps.Missing(t, "node is not on the PATH: install Node.js 20 or later, then `make test-deps`")
 	}
-	dir, _ = filepath.Abs(filepath.Join("..", "..", ".ci", "node"))
-	if d := os.Getenv("MM_ACP_NODE_DIR"); d != "" {
-		dir = d
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err != nil {
-		missing("@agentclientprotocol/sdk is not installed in "+dir, "install it from the repository's root with: "+acpNodeInstall)
+	dir = testdeps.ACPNodeDir()
+	if _, err := testdeps.ACPNodeSchema("schema.json"); err != nil {
+		testdeps.Missing(t, err.Error())
 	}
 	return node, dir
 }

@@ -1,10 +1,17 @@
 package main_test
 
 // The ACP conformance checker: every JSON-RPC message of a recorded ACP
-// connection is validated against the protocol's published JSON schema
-// (../shared/fixtures/acp/upstream_v1.json), method by method. The
-// TypeScript SDK drops optional fields it cannot parse without a word, so
-// a client that works proves little about mm's messages; this does.
+// connection is validated against the protocol's published JSON schema,
+// method by method. The TypeScript SDK drops optional fields it cannot
+// parse without a word, so a client that works proves little about mm's
+// messages; this does.
+//
+// mm's own traffic is checked against schema/v1/schema.json of the npm
+// @agentclientprotocol/sdk that `make test-deps` installs into .ci/node
+// (2.4.0, as cmd/mm/testdata/acp/package-lock.json pins): the protocol mm
+// speaks, elicitation/create and $/cancel_request included, which the Go
+// SDK's older schema (acp-go-sdk v0.13.0) lacks. The checker's own tests
+// (acp_schema_test.go) run against both.
 
 import (
 	"bytes"
@@ -22,6 +29,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"mm/internal/testdeps"
 )
 
 // acpMessage is one line of an ACP connection: who wrote it and its bytes.
@@ -106,23 +115,21 @@ func validateACPTraffic(t *testing.T, msgs []acpMessage) {
 	t.Helper()
 	v, err := loadACPSchema()
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("ACP schema: %v", err)
-		}
-		t.Skipf("ACP schema: %v", err)
+		testdeps.Missing(t, "ACP schema: "+err.Error())
 	}
 	for _, p := range v.violations(msgs) {
 		t.Error(p)
 	}
 }
 
-// acpSchemaPath is the upstream schema, beside the repository as ../shared.
-func acpSchemaPath() string {
+// acpTrafficSchema is the schema mm's traffic is checked against:
+// $MM_ACP_SCHEMA when set, else the npm SDK's schema/v1/schema.json.
+func acpTrafficSchema() (testdeps.Schema, error) {
 	if p := os.Getenv("MM_ACP_SCHEMA"); p != "" {
-		return p
+		abs, err := filepath.Abs(p)
+		return testdeps.Schema{Path: abs, Package: "$MM_ACP_SCHEMA"}, err
 	}
-	p, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "fixtures", "acp", "upstream_v1.json"))
-	return p
+	return testdeps.ACPNodeSchema("schema.json")
 }
 
 // acpMethod is what the schema says of one method: the defs of its params
@@ -142,15 +149,46 @@ type acpValidator struct {
 	cache   map[string]*jsonschema.Schema
 }
 
-var (
-	acpOnce   sync.Once
-	acpShared *acpValidator
-	acpErr    error
-)
+// acpValidators are the validators compiled so far, by schema file.
+var acpValidators struct {
+	sync.Mutex
+	m map[string]*acpLoaded
+}
 
+type acpLoaded struct {
+	once sync.Once
+	v    *acpValidator
+	err  error
+}
+
+// loadACPSchema is the validator of mm's traffic (acpTrafficSchema).
 func loadACPSchema() (*acpValidator, error) {
-	acpOnce.Do(func() { acpShared, acpErr = newACPValidator(acpSchemaPath()) })
-	return acpShared, acpErr
+	s, err := acpTrafficSchema()
+	if err != nil {
+		return nil, err
+	}
+	return acpValidatorOf(s)
+}
+
+// acpValidatorOf compiles a schema once for the whole test binary.
+func acpValidatorOf(s testdeps.Schema) (*acpValidator, error) {
+	acpValidators.Lock()
+	if acpValidators.m == nil {
+		acpValidators.m = map[string]*acpLoaded{}
+	}
+	l := acpValidators.m[s.Path]
+	if l == nil {
+		l = &acpLoaded{}
+		acpValidators.m[s.Path] = l
+	}
+	acpValidators.Unlock()
+	l.once.Do(func() {
+		l.v, l.err = newACPValidator(s.Path)
+		if l.err != nil {
+			l.err = fmt.Errorf("%s: %v", s.Package, l.err)
+		}
+	})
+	return l.v, l.err
 }
 
 func newACPValidator(path string) (*acpValidator, error) {

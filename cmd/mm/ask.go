@@ -80,7 +80,7 @@ func runAsk(cfg *config.Config, name, prompt string, stdin *os.File, noStdin boo
 func askUsage(set map[string]bool, name string, args int) string {
 	for _, f := range []string{"p", "acp", "json", "resume", "continue", "tui"} {
 		if set[f] {
-			return fmt.Sprintf("mm: -%s does not go with --ask (run mm -help for the flags)", f)
+			return fmt.Sprintf("mm: -%s does not go with --ask (run mm -h for the flags)", f)
 		}
 	}
 	switch {

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"mm/internal/llmtest"
+	"mm/internal/testdeps"
 )
 
 // serverPath is the PATH with the directories .ci/run installs the servers
@@ -58,10 +59,7 @@ func needServers(t *testing.T, commands ...string) []string {
 	path := serverPath(t)
 	for _, c := range commands {
 		if lookIn(path, c) == "" {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is not on the PATH: .ci/run installs it (CI=true: a missing server is a failure)", c)
-			}
-			t.Skipf("%s is not on the PATH: run .ci/run once, or install it (docs/lsp.md), to run this test", c)
+			testdeps.Missing(t, c+" is not on the PATH nor in .ci/lsp")
 		}
 	}
 	return []string{"PATH=" + path, "GOTOOLCHAIN=local"}

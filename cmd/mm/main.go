@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 	"strings"
@@ -66,7 +67,10 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return fetchcmd.Command(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("mm", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package would print the help, or the error and the whole
+	// help, itself: on stderr, so twice on a terminal with the copy below.
+	// mm says it once, where it belongs.
+	fs.SetOutput(io.Discard)
 	prompt := fs.String("p", "", "answer this prompt, print the answer on stdout, and exit")
 	noStdin := fs.Bool("no-stdin", false, "do not read stdin with -p")
 	jsonOut := fs.Bool("json", false, "with -p, one JSON event per line on stdout")
@@ -83,13 +87,15 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	cont := fs.Bool("continue", false, "go on with the latest saved conversation")
 	acpMode := fs.Bool("acp", false, "speak the Agent Client Protocol on stdio")
 	askName := fs.String("ask", "", "ask this agent (a mmConfigs name or a config file) the prompt that follows")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
 			return oneshot.ExitOK
 		}
-		fmt.Fprintln(stderr, "run mm -help for the flags")
+		// One line: the error names what was typed, shown as text.
+		msg := termsafe.Text(strings.ReplaceAll(err.Error(), "\n", "^J"))
+		fmt.Fprintf(stderr, "mm: %s (run mm -h for the flags)\n", msg)
 		return oneshot.ExitUsage
 	}
 	if *showVersion {
@@ -102,14 +108,14 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	if *acpMode {
 		for _, name := range []string{"p", "json", "no-stdin", "resume", "continue"} {
 			if set[name] {
-				fmt.Fprintf(stderr, "mm: -%s does not go with -acp (run mm -help for the flags)\n", name)
+				fmt.Fprintf(stderr, "mm: -%s does not go with -acp (run mm -h for the flags)\n", name)
 				return oneshot.ExitUsage
 			}
 		}
 	}
 	for _, name := range []string{"json", "no-stdin"} {
 		if set[name] && !promptSet && !(name == "no-stdin" && set["ask"]) {
-			fmt.Fprintf(stderr, "mm: -%s goes with -p (run mm -help for the flags)\n", name)
+			fmt.Fprintf(stderr, "mm: -%s goes with -p (run mm -h for the flags)\n", name)
 			return oneshot.ExitUsage
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"mm/internal/llmtest"
+	"mm/internal/testdeps"
 )
 
 // mcpTinyServer is the config entry of testdata/mcp/tiny.js named name,
@@ -22,10 +23,7 @@ func mcpTinyServer(t *testing.T, name, dir, extra string) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is not installed")
-		}
-		t.Skip("node is not installed")
+		testdeps.Missing(t, "node is not on the PATH: install Node.js 20 or later, then `make test-deps`")
 	}
 	wd, _ := os.Getwd()
 	script := filepath.Join(wd, "testdata", "mcp", "tiny.js")

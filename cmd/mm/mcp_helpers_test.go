@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"mm/internal/llmtest"
+	"mm/internal/testdeps"
 )
 
 // mcpServerBin is one of the npm MCP servers .ci/run installs into .ci/mcp.
@@ -17,11 +18,7 @@ func mcpServerBin(t *testing.T, name string) string {
 	wd, _ := os.Getwd()
 	path := filepath.Join(wd, "..", "..", ".ci", "mcp", "node_modules", ".bin", name)
 	if _, err := os.Stat(path); err != nil {
-		msg := name + " is not installed: mkdir -p .ci/mcp && npm install --prefix .ci/mcp --no-audit --no-fund @modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testdeps.Missing(t, name+" is not installed in .ci/mcp")
 	}
 	return path
 }

@@ -12,6 +12,8 @@ import (
 
 	acpsdk "github.com/coder/acp-go-sdk"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"mm/internal/testdeps"
 )
 
 // An elicitation sent with CreateElicitation reaches the client with its
@@ -86,18 +88,22 @@ func TestCreateElicitationCarriesTheSession(t *testing.T) {
 }
 
 // validateElicitation checks params against CreateElicitationRequest of
-// the unstable ACP schema.
+// the unstable ACP schema that ships with the Go SDK mm builds with
+// (schema/schema.unstable.json of github.com/coder/acp-go-sdk v0.13.0, in
+// the module cache): the schema asks for the sessionId its Go type drops.
+// The npm SDK's (2.4.0) says the same.
 func validateElicitation(t *testing.T, params []byte) error {
 	t.Helper()
-	f, err := os.Open("../../../shared/fixtures/acp/upstream_v1_unstable.json")
+	s, err := testdeps.ACPGoSchema("schema.unstable.json")
 	if err != nil {
-		// The schema stands beside the clone (../shared), in CI too.
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no unstable schema: %v", err)
-		}
-		t.Skipf("no unstable schema: %v", err)
+		t.Fatalf("no unstable ACP schema: %v", err)
+	}
+	f, err := os.Open(s.Path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer f.Close()
+	t.Logf("against %s: %s", s.Package, s.Path)
 	doc, err := jsonschema.UnmarshalJSON(f)
 	if err != nil {
 		t.Fatal(err)

@@ -51,7 +51,8 @@ func (e *Error) Error() string {
 // defaults. getenv reads the environment overrides and the variables that
 // place the user-level file (nil means os.Getenv); tests pass their own.
 //
-// Every failure is an *Error.
+// The file must be a regular file (a link to one is fine) of at most
+// MaxFileSize bytes (CheckFile). Every failure is an *Error.
 func Load(path string, getenv func(string) string) (*Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -62,7 +63,7 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 			if implicit == "" {
 				continue
 			}
-			data, err := os.ReadFile(implicit)
+			data, err := readFile(implicit)
 			switch {
 			case err == nil:
 				return load(data, implicit, getenv)
@@ -72,7 +73,7 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 		}
 		return finish(Default(), NoFile, nil, getenv)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, &Error{Path: shown, Msg: readFailure(err)}
 	}

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"mm/internal/testdeps"
 )
 
 // addServerDirs puts where .ci/run installs the servers on the PATH, so
@@ -37,10 +39,7 @@ func requireServer(t testing.TB, commands ...string) {
 	t.Helper()
 	for _, c := range commands {
 		if _, err := exec.LookPath(c); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is not on the PATH: .ci/run installs it (CI=true: a missing server is a failure)", c)
-			}
-			t.Skipf("%s is not on the PATH: run .ci/run once, or install it (see docs/lsp.md), to run this test", c)
+			testdeps.Missing(t, c+" is not on the PATH nor in .ci/lsp")
 		}
 	}
 }

@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"mm/internal/testdeps"
 )
 
 // Options of a server.
@@ -92,10 +94,7 @@ func Need(t testing.TB) string {
 	t.Helper()
 	py := filepath.Join(Venv(), "bin", "python")
 	if _, err := os.Stat(py); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no real llama.cpp server: %s is missing; .ci/run installs it (CI=true: a missing server is a failure)", py)
-		}
-		t.Skipf("no real llama.cpp server in %s: run .ci/real-install once (docs/llmtest.md, \"A real llama.cpp server\") to run this test", Venv())
+		testdeps.Missing(t, "no real llama.cpp server: "+py+" is missing")
 	}
 	return py
 }
