@@ -151,7 +151,7 @@ func (s *server) open(id acpsdk.SessionId, cwd string, stored *session.Session, 
 	if s.cfg.Sessions.Enabled {
 		l.store = &session.Store{Base: cwd, Dir: s.cfg.Sessions.Dir}
 		l.es.Agent.OnCompactionFailed(func(err error) {
-			l.recordError(session.WhereCompression, "compression failed: "+trimBrackets(err.Error()))
+			l.recordError(session.WhereCompression, trimBrackets(err.Error()))
 		})
 	}
 	s.mu.Lock()

@@ -159,6 +159,12 @@ type Agent struct {
 	// compaction is how the history is compressed (compact.go); nil
 	// until SetCompaction.
 	compaction *Compaction
+	// noGain is the size (messageSize bytes) of the last summary that was
+	// no shorter than what it would replace; 0 when none (compact.go).
+	noGain int
+	// ratio is the bytes per token the server's last count measured, for
+	// the estimates between a compression and the next count (0: none).
+	ratio float64
 	// turnStart is the history at the start of the running turn, its
 	// question included: what ask_agent's with_context sends.
 	turnStart []*ai.Message
@@ -185,6 +191,7 @@ func (a *Agent) Reset() {
 	a.allowed = map[string]bool{}
 	a.never = map[string]bool{}
 	a.fit.reset()
+	a.noGain = 0
 }
 
 // History returns the conversation so far.

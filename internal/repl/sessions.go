@@ -32,7 +32,7 @@ func (r *REPL) initSessions() {
 		// question, goes to the session's errors (saved with the turn, or
 		// by /compact).
 		r.eng.Agent.OnCompactionFailed(func(err error) {
-			r.recordError(session.WhereCompression, "compression failed: "+strings.Trim(err.Error(), "[]"))
+			r.recordError(session.WhereCompression, strings.Trim(err.Error(), "[]"))
 		})
 	}
 }
