@@ -46,7 +46,7 @@ func TestSessionKill9MidTurn(t *testing.T) {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	waitFor(t, "the first result in the session file", func() bool {
 		files := sessionFiles(t, dir)
-		return len(files) == 1 && strings.Contains(readFileString(files[0]), "FIRST_OUT")
+		return len(files) == 1 && strings.Contains(readFileString(files[0]), `"output": "FIRST_OUT\n"`)
 	})
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
