@@ -109,7 +109,7 @@ func TestACPSlashCommands(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, sessionsConfig+"context:\n  keepLastTurns: 1\n")
 	srv := llmtest.NewWith(t, llmtest.Options{NCtx: -1},
-		llmtest.Turn{Text: "a1"}, llmtest.Turn{Text: "a2"},
+		llmtest.Turn{Text: padded("a1")}, llmtest.Turn{Text: "a2"},
 		llmtest.Turn{Text: "the task so far: q1 answered"},
 		llmtest.Turn{Text: "a3"},
 	)

@@ -14,7 +14,7 @@ func TestCompactionInTheSession(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, sessionsConfig+"context:\n  keepLastTurns: 1\n")
 	srv := llmtest.NewWith(t, llmtest.Options{NCtx: -1},
-		llmtest.Turn{Text: "a1"}, llmtest.Turn{Text: "a2"},
+		llmtest.Turn{Text: padded("a1")}, llmtest.Turn{Text: "a2"},
 		llmtest.Turn{Fault: llmtest.FaultHTTP500, ErrorMessage: "summary exploded"},
 		llmtest.Turn{Text: "the task so far: q1 answered"})
 	r := mm(t, dir, srv, noUserConfig(t), "q1\nq2\n/compact\n/compact\n/quit\n", "-c", cfg)

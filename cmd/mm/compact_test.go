@@ -65,7 +65,7 @@ func TestCompactAutomaticMaxMessages(t *testing.T) {
 	cfg := writeConfig(t, dir, "provider: llamacpp\nsampling:\n  max_tokens: 4096\n  chat_template_kwargs: {foo: bar}\ncontext:\n  enabled: true\n  maxMessages: 6\n  keepLastTurns: 1\n  summaryMaxTokens: 321\n")
 	srv := llmtest.NewWith(t, llmtest.Options{NCtx: -1, Summaries: true},
 		bashCall("touch notes.txt"),
-		llmtest.Turn{Text: "Created notes.txt."},
+		llmtest.Turn{Text: padded("Created notes.txt.")},
 		llmtest.Turn{Text: "answer two"},
 		llmtest.Turn{Text: "answer three"},
 	)
@@ -164,7 +164,7 @@ func TestCompactSummaryRequestPerProvider(t *testing.T) {
 			dir := t.TempDir()
 			cfg := writeConfig(t, dir, "sampling:\n  reasoning_effort: high\ncontext:\n  keepLastTurns: 1\n")
 			srv := llmtest.NewWith(t, llmtest.Options{Provider: tc.provider, Summaries: true},
-				llmtest.Turn{Text: "one"}, llmtest.Turn{Text: "two"})
+				llmtest.Turn{Text: padded("one")}, llmtest.Turn{Text: "two"})
 			env := append(noUserConfig(t), "AGENT_PROVIDER="+tc.provider, "AGENT_BASE_URL="+srv.URL(), "AGENT_TRACE=true")
 			r := mm(t, dir, nil, env, "q1\nq2\n/compact\n/quit\n", "-c", cfg)
 			if r.code != 0 || !strings.Contains(r.stdout, "🗜️ compressed the conversation: 5 → 5 messages") {
@@ -199,7 +199,7 @@ func TestCompactCommand(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "provider: llamacpp\ncontext:\n  enabled: false\n  keepLastTurns: 2\n")
 	srv := llmtest.NewWith(t, llmtest.Options{Summaries: true},
-		llmtest.Turn{Text: "a1"}, llmtest.Turn{Text: "a2"}, llmtest.Turn{Text: "a3"}, llmtest.Turn{Text: "a4"})
+		llmtest.Turn{Text: padded("a1")}, llmtest.Turn{Text: "a2"}, llmtest.Turn{Text: "a3"}, llmtest.Turn{Text: "a4"})
 	r := mm(t, dir, srv, noUserConfig(t), "q1\nq2\n/compact\nq3\n/compact\nq4\n/quit\n", "-c", cfg)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s\n%s", r.code, r.stdout, r.stderr)
@@ -273,7 +273,7 @@ func TestCompactAutomaticThreshold(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "provider: llamacpp\ncontext:\n  enabled: true\n  threshold: 60\n  maxMessages: 0\n  keepLastTurns: 1\n")
 	srv := llmtest.NewWith(t, llmtest.Options{NCtx: 4096, Summaries: true},
-		llmtest.Turn{Text: "a1", Usage: &llmtest.Usage{PromptTokens: 1500, CompletionTokens: 10}},
+		llmtest.Turn{Text: padded("a1"), Usage: &llmtest.Usage{PromptTokens: 1500, CompletionTokens: 10}},
 		llmtest.Turn{Text: "a2", Usage: &llmtest.Usage{PromptTokens: 2600, CompletionTokens: 10}},
 		llmtest.Turn{Text: "a3"},
 	)
@@ -300,7 +300,7 @@ func TestCompactInTerminal(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "provider: llamacpp\ncontext:\n  keepLastTurns: 1\n")
 	srv := llmtest.New(t,
-		llmtest.Turn{Text: "a1"}, llmtest.Turn{Text: "a2"},
+		llmtest.Turn{Text: padded("a1")}, llmtest.Turn{Text: "a2"},
 		llmtest.Turn{Fault: llmtest.FaultHTTP500, ErrorMessage: "no summary today"},
 		llmtest.Turn{Text: "a3"},
 	)

@@ -7,18 +7,25 @@ import (
 	"strings"
 	"time"
 
+	"github.com/firebase/genkit/go/ai"
+
 	"mm/internal/engine"
 	"mm/internal/session"
 )
 
 // oneshotSession is sessions.enabled for mm -p: the turn is saved like a
 // line-mode turn, and -resume ID / -continue put a saved conversation
-// before the prompt. A resumed conversation goes on in a file of its own,
-// as in line mode.
+// before the prompt. A resumed conversation goes on in its own file when
+// no other mm holds it (so mm -continue -p in a loop keeps one file),
+// else in a file of its own, as in line mode.
 type oneshotSession struct {
 	eng   *engine.Engine
 	store *session.Store
 	cur   *session.Session
+	lock  *session.Lock
+	// failed is the first failed save's message: done returns it, so
+	// that it is told once.
+	failed string
 }
 
 // startOneshotSession returns nil without sessions. It restores the
@@ -29,44 +36,58 @@ func startOneshotSession(eng *engine.Engine, resume string, cont bool) (*oneshot
 		return nil, nil
 	}
 	o := &oneshotSession{eng: eng, store: &session.Store{Base: eng.Root, Dir: c.Sessions.Dir}}
-	o.cur = session.New(time.Now(), c.Model, c.Provider, eng.Cwd)
 	if resume == "" && !cont {
-		return o, nil
-	}
-	var s *session.Session
-	var err error
-	if cont {
-		s, err = o.store.Latest()
+		o.cur = session.New(time.Now(), c.Model, c.Provider, eng.Cwd)
+		o.lock, _ = o.store.Lock(o.cur.ID)
 	} else {
-		s, err = o.store.Load(resume)
+		var s *session.Session
+		var err error
+		if cont {
+			s, err = o.store.Latest()
+		} else {
+			s, err = o.store.Load(resume)
+		}
+		if err == nil {
+			err = eng.Agent.Restore(s.History())
+		}
+		if err != nil {
+			return nil, fmt.Errorf("[resume failed: %v]", err)
+		}
+		o.cur, o.lock = o.store.Continue(s, time.Now(), c.Model, c.Provider, eng.Cwd)
 	}
-	if err == nil {
-		err = eng.Agent.Restore(s.History())
-	}
-	if err != nil {
-		return nil, fmt.Errorf("[resume failed: %v]", err)
-	}
-	o.cur.Turns, o.cur.ResumedFrom, o.cur.Errors = s.Turns, s.ID, s.Errors
+	// During the turn, after the question and after each tool result: a
+	// kill -9 mid-turn loses neither.
+	eng.Agent.OnCheckpoint(func(history []*ai.Message) {
+		s := *o.cur
+		s.Turns++
+		o.write(&s, history)
+	})
 	return o, nil
 }
 
 // done saves the turn, with its error when it failed (a turn the user
-// stopped is no error), and returns a warning when the file could not be
-// written ("" when it was).
+// stopped is no error), gives the session up, and returns a warning when
+// a write failed ("" when none did).
 func (o *oneshotSession) done(err error) string {
+	defer o.lock.Release()
 	o.cur.Turns++
 	if err != nil && !errors.Is(err, context.Canceled) {
 		o.cur.AddError(session.WhereGeneration, strings.TrimSpace(err.Error()), time.Now())
 	}
-	msgs, err := session.FromHistory(o.eng.Agent.History())
+	o.write(o.cur, o.eng.Agent.History())
+	return o.failed
+}
+
+// write saves s with the history given, and keeps the first failure.
+func (o *oneshotSession) write(s *session.Session, history []*ai.Message) {
+	msgs, err := session.FromHistory(history)
 	if err == nil {
-		o.cur.Messages = msgs
-		o.cur.Updated = time.Now()
-		o.cur.Model = o.eng.Config.Model
-		err = o.store.Save(o.cur)
+		s.Messages = msgs
+		s.Updated = time.Now()
+		s.Model = o.eng.Config.Model
+		err = o.store.Save(s)
 	}
-	if err != nil {
-		return fmt.Sprintf("[%v — the conversation is not saved]", err)
+	if err != nil && o.failed == "" {
+		o.failed = fmt.Sprintf("[%v — the conversation is not saved]", err)
 	}
-	return ""
 }

@@ -102,8 +102,8 @@ func TestSessionSavedListedContinued(t *testing.T) {
 	if msgs := requestMessages(t, last); len(msgs) != 8 || msgs[7].(map[string]any)["content"] != "one more" {
 		t.Errorf("resumed request messages: %v", msgs)
 	}
-	// It goes on in a file of its own.
-	if files := sessionFiles(t, dir); len(files) != 2 {
+	// No other mm holds it: it goes on in its own file.
+	if files := sessionFiles(t, dir); len(files) != 1 || readSession(t, files[0])["turns"] != 3.0 {
 		t.Errorf("session files after resuming: %v", files)
 	}
 }

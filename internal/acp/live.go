@@ -9,6 +9,7 @@ import (
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
+	"github.com/firebase/genkit/go/ai"
 
 	"mm/internal/agent"
 	"mm/internal/engine"
@@ -28,6 +29,9 @@ type live struct {
 
 	store  *session.Store // nil when sessions are off
 	stored *session.Session
+	// lock is stored held by this mm (session.Lock); nil when none
+	// could be taken.
+	lock *session.Lock
 	// saveFailed is set once a failed save was reported.
 	saveFailed bool
 
@@ -256,14 +260,32 @@ func (l *live) save() {
 	if l.store == nil {
 		return
 	}
-	s := l.stored
-	msgs, err := session.FromHistory(l.es.Agent.History())
+	l.saveFailure(l.write(l.stored, l.es.Agent.History()))
+}
+
+// checkpoint writes the conversation as it stands during a turn, the
+// running prompt counted (the end of the turn writes it again, whole):
+// a kill -9 mid-turn loses neither the prompt nor the tools' work.
+func (l *live) checkpoint(history []*ai.Message) {
+	s := *l.stored
+	s.Turns++
+	l.saveFailure(l.write(&s, history))
+}
+
+// write saves s with the history given.
+func (l *live) write(s *session.Session, history []*ai.Message) error {
+	msgs, err := session.FromHistory(history)
 	if err == nil {
 		s.Messages = msgs
 		s.Updated = time.Now()
 		s.Model = l.srv.cfg.Model
 		err = l.store.Save(s)
 	}
+	return err
+}
+
+// saveFailure tells a failed save, once.
+func (l *live) saveFailure(err error) {
 	if err != nil && !l.saveFailed {
 		l.saveFailed = true
 		l.notice(fmt.Sprintf("[%v — the conversation is not saved]", err))

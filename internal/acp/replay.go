@@ -38,15 +38,33 @@ func (s *server) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (ac
 	if err != nil {
 		return acpsdk.LoadSessionResponse{}, invalidParams("%v", err)
 	}
+	// The session is written by one mm at a time: one that another mm
+	// holds (a line mode that resumed it) is refused rather than written
+	// by both. One this connection has open is its own (open passes its
+	// lock on).
+	var lock *session.Lock
+	s.mu.Lock()
+	_, isOpen := s.sessions[p.SessionId]
+	s.mu.Unlock()
+	if !isOpen {
+		if lock, err = store.Lock(id); errors.Is(err, session.ErrInUse) {
+			return acpsdk.LoadSessionResponse{}, invalidParams("session %s is in use by another mm: load it once that mm has ended", id)
+		}
+	}
 	l, err := s.open(p.SessionId, cwd, stored, p.McpServers)
 	if err != nil {
+		lock.Release()
 		return acpsdk.LoadSessionResponse{}, err
+	}
+	if lock != nil {
+		l.lock = lock
 	}
 	if err := l.es.Agent.Restore(stored.History()); err != nil {
 		s.mu.Lock()
 		delete(s.sessions, l.id)
 		s.mu.Unlock()
 		l.es.Close()
+		l.lock.Release()
 		return acpsdk.LoadSessionResponse{}, invalidParams("session %s is not loaded: %v", id, err)
 	}
 	l.replay(stored)

@@ -127,10 +127,20 @@ func (s *server) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acps
 	if err != nil {
 		return acpsdk.NewSessionResponse{}, err
 	}
+	// With sessions on, the file exists from the start: loadSession is
+	// advertised, and a session never prompted is loadable too.
+	var saveErr error
+	if l.store != nil {
+		l.lock, _ = l.store.Lock(stored.ID)
+		saveErr = l.write(stored, l.es.Agent.History())
+	}
 	// The client learns the id from this answer: an update sent before it
 	// is one the client cannot place (Zed drops it).
 	quoted, _ := json.Marshal(l.id)
-	s.out.afterResponse(append([]byte(`"sessionId":`), quoted...), l.commands)
+	s.out.afterResponse(append([]byte(`"sessionId":`), quoted...), func() {
+		l.saveFailure(saveErr)
+		l.commands()
+	})
 	return acpsdk.NewSessionResponse{SessionId: l.id}, nil
 }
 
@@ -154,8 +164,9 @@ func (s *server) open(id acpsdk.SessionId, cwd string, stored *session.Session, 
 	if s.cfg.Sessions.Enabled {
 		l.store = &session.Store{Base: cwd, Dir: s.cfg.Sessions.Dir}
 		l.es.Agent.OnCompactionFailed(func(err error) {
-			l.recordError(session.WhereCompression, "compression failed: "+trimBrackets(err.Error()))
+			l.recordError(session.WhereCompression, trimBrackets(err.Error()))
 		})
+		l.es.Agent.OnCheckpoint(l.checkpoint)
 	}
 	s.mu.Lock()
 	if old := s.sessions[id]; old != nil {
@@ -165,6 +176,8 @@ func (s *server) open(id acpsdk.SessionId, cwd string, stored *session.Session, 
 			return nil, invalidParams("session %s is running a prompt", id)
 		}
 		old.es.Close()
+		// The session stays this mm's: the new live one holds it.
+		l.lock, old.lock = old.lock, nil
 	}
 	s.sessions[id] = l
 	s.mu.Unlock()
@@ -224,6 +237,7 @@ func (s *server) CloseSession(_ context.Context, p acpsdk.CloseSessionRequest) (
 	l.stop()
 	l.waitIdle(stopWait)
 	l.es.Close()
+	l.lock.Release()
 	return acpsdk.CloseSessionResponse{}, nil
 }
 
@@ -270,5 +284,6 @@ func (s *server) shutdown(open *inflight) {
 	s.mu.Unlock()
 	for _, l := range all {
 		l.es.Close()
+		l.lock.Release()
 	}
 }

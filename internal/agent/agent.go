@@ -171,9 +171,54 @@ type Agent struct {
 	// compaction is how the history is compressed (compact.go); nil
 	// until SetCompaction.
 	compaction *Compaction
+	// noGain is the size (messageSize bytes) of the last summary that was
+	// no shorter than what it would replace; 0 when none (compact.go).
+	noGain int
+	// ratio is the bytes per token the server's last count measured, for
+	// the estimates between a compression and the next count (0: none).
+	ratio float64
 	// turnStart is the history at the start of the running turn, its
 	// question included: what ask_agent's with_context sends.
 	turnStart []*ai.Message
+	// checkpoint, when set, is given the conversation during a turn
+	// (OnCheckpoint).
+	checkpoint func(history []*ai.Message)
+}
+
+// OnCheckpoint sets f, called during a turn once the question is in the
+// history and after each tool result, with the conversation as it would
+// stand if mm ended there: the calls of the reply not run yet answered
+// "[not run: …]", and a closing note for the turn. A session writes it,
+// so that a kill -9 mid-turn loses neither the question nor the tools'
+// work. f runs on the turn's goroutine with the agent busy: it must not
+// call the agent.
+func (a *Agent) OnCheckpoint(f func(history []*ai.Message)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.checkpoint = f
+}
+
+// checkpointNote closes a turn in a checkpoint: a history that a kill
+// ended there still alternates its roles, and the model reads, after a
+// resume, that the turn did not finish.
+const checkpointNote = "[interrupted: mm ended before the turn was over]"
+
+// saveCheckpoint calls the checkpoint with the history, the results of
+// the running reply's calls so far (done) and the calls still to run.
+func (a *Agent) saveCheckpoint(done []*ai.Part, pending []*Call) {
+	if a.checkpoint == nil {
+		return
+	}
+	h := append([]*ai.Message(nil), a.history...)
+	if len(done)+len(pending) > 0 {
+		parts := append([]*ai.Part(nil), done...)
+		for _, c := range pending {
+			parts = append(parts, ai.NewToolResponsePart(&ai.ToolResponse{Name: c.Name, Ref: c.ID, Output: "[not run: mm ended before this call ran]"}))
+		}
+		h = append(h, ai.NewMessage(ai.RoleTool, nil, parts...))
+	}
+	h = append(h, ai.NewModelTextMessage(checkpointNote))
+	a.checkpoint(h)
 }
 
 // New returns an agent with an empty conversation.
@@ -198,6 +243,7 @@ func (a *Agent) Reset() {
 	a.never = map[string]bool{}
 	a.prefixes = map[string][]string{}
 	a.fit.reset()
+	a.noGain = 0
 }
 
 // History returns the conversation so far.
@@ -247,6 +293,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	before := len(a.history)
 	a.history = append(a.history, ai.NewUserTextMessage(question))
 	a.turnStart = append([]*ai.Message(nil), a.history...)
+	a.saveCheckpoint(nil, nil)
 	cutCalls := 0
 	for {
 		if res.ModelCalls >= a.opts.MaxTurns {
@@ -531,6 +578,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 		}
 		respond(c)
 		ui.ToolEnd(c)
+		a.saveCheckpoint(parts, calls[i+1:])
 	}
 	if ctx.Err() != nil {
 		return parts, ctx.Err()

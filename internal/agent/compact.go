@@ -100,6 +100,20 @@ func kTokens(n int) string {
 // question turns than context.keepLastTurns keeps.
 var ErrNothingToCompact = errors.New("nothing to compress")
 
+// NoGainError is Compact's error when the summary is no shorter than the
+// messages it would replace: the history is kept as it was (a summary
+// that grows the conversation would be asked for again before every
+// question).
+type NoGainError struct {
+	Replaced int // the messages the summary would have replaced
+	Report   CompactReport
+}
+
+func (e *NoGainError) Error() string {
+	return fmt.Sprintf("compression failed: the summary is no shorter than the %d messages it would replace (~%s → ~%s tokens)",
+		e.Replaced, kTokens(e.Report.TokensBefore), kTokens(e.Report.TokensAfter))
+}
+
 // Compact replaces the history by the system prompt, a summary of the older
 // turns and the last keepLastTurns question turns verbatim. On any failure
 // the history is left as it was.
@@ -112,12 +126,9 @@ func (a *Agent) Compact(ctx context.Context, ui UI) (CompactReport, error) {
 func (a *Agent) compact(ctx context.Context, ui UI) (CompactReport, error) {
 	start := time.Now()
 	c := a.compactionOrDefault()
-	rep := CompactReport{MessagesBefore: len(a.history), TokensBefore: a.tokenEstimate()}
-	cut := cutPoint(a.history, c.Context.KeepLastTurns)
-	head := 0
-	if len(a.history) > 0 && a.history[0].Role == ai.RoleSystem {
-		head = 1
-	}
+	before, ratio := a.tokenEstimateRatio()
+	rep := CompactReport{MessagesBefore: len(a.history), TokensBefore: before}
+	cut, head := a.compressible(c.Context.KeepLastTurns)
 	if cut <= head {
 		return rep, ErrNothingToCompact
 	}
@@ -137,13 +148,47 @@ func (a *Agent) compact(ctx context.Context, ui UI) (CompactReport, error) {
 	kept := append([]*ai.Message(nil), a.history[:head]...)
 	kept = append(kept, ai.NewUserTextMessage(summaryMarker), ai.NewModelTextMessage(summary))
 	kept = append(kept, a.history[cut:]...)
-	a.history = kept
-	a.fit.reset()
-	rep.MessagesAfter = len(a.history)
-	rep.TokensAfter = a.tokenEstimate()
+	// Before and after are the same estimate: the tools and the kept
+	// turns are in both, so the difference is the bytes replaced, at the
+	// bytes per token the last count measured.
+	removed, added := historyBytes(a.history[head:cut]), historyBytes(kept[head:head+2])
+	rep.MessagesAfter = len(kept)
+	rep.TokensAfter = max(0, before-int(float64(removed-added)/ratio))
 	rep.Summary = summary
 	rep.Elapsed = time.Since(start)
+	if added >= removed {
+		// Not tried again automatically before the part to compress
+		// has clearly outgrown this summary (autoCompact).
+		a.noGain = added
+		err := &NoGainError{Replaced: cut - head, Report: rep}
+		if c.Failed != nil {
+			c.Failed(err)
+		}
+		return rep, err
+	}
+	a.noGain = 0
+	a.history = kept
+	a.fit.reset()
 	return rep, nil
+}
+
+// compressible is where compression would cut the history (cutPoint),
+// and the first message after the system prompt: history[head:cut] is
+// what a summary would replace.
+func (a *Agent) compressible(keep int) (cut, head int) {
+	if len(a.history) > 0 && a.history[0].Role == ai.RoleSystem {
+		head = 1
+	}
+	return cutPoint(a.history, keep), head
+}
+
+// historyBytes is the size of messages as the estimates count it.
+func historyBytes(h []*ai.Message) int {
+	n := 0
+	for _, m := range h {
+		n += messageSize(m)
+	}
+	return n
 }
 
 // compactionOrDefault is the configured compression, or the reference's
@@ -278,11 +323,24 @@ func (a *Agent) autoCompact(ctx context.Context, question string, ui UI) {
 	if c == nil || !c.Context.Enabled || !a.needsCompaction(ctx, c.Context, len(question)) {
 		return
 	}
+	if a.noGain > 0 {
+		// The last summary was no shorter than what it would have
+		// replaced: a new one is asked for only once the part to
+		// compress is a quarter larger than that summary, not before
+		// every question.
+		cut, head := a.compressible(c.Context.KeepLastTurns)
+		if cut <= head || historyBytes(a.history[head:cut])*4 < a.noGain*5 {
+			return
+		}
+	}
 	rep, err := a.compact(ctx, ui)
+	var noGain *NoGainError
 	switch {
 	case errors.Is(err, ErrNothingToCompact), ctx.Err() != nil:
 		// Nothing to do, or the turn was stopped: the question's own call
 		// says so.
+	case errors.As(err, &noGain):
+		ui.Notice(strings.Trim(err.Error(), "[]") + " — the history is unchanged, and compressed again once it has grown")
 	case err != nil:
 		ui.Notice(strings.Trim(err.Error(), "[]") + " — the history is unchanged")
 	case c.Context.ShowStats:
@@ -308,28 +366,32 @@ func (a *Agent) needsCompaction(ctx context.Context, cc config.ContextConfig, qu
 // tokenEstimate is the next prompt's size as best known, for the
 // compression trigger and its report: the server's count of the last
 // call plus what was added since, at the bytes per token that count
-// measured; before any count, 4 bytes a token. (The window check's
-// estimate, window.go, is a lower bound instead.)
+// measured; before any count, the ratio of the last count of this
+// process (a compression or /new forgets the count, not the tokenizer),
+// else 4 bytes a token. (The window check's estimate, window.go, is a
+// lower bound instead.)
 func (a *Agent) tokenEstimate() int {
+	n, _ := a.tokenEstimateRatio()
+	return n
+}
+
+// tokenEstimateRatio is tokenEstimate and the bytes per token it used.
+func (a *Agent) tokenEstimateRatio() (int, float64) {
 	toolBytes := 0
 	if b, err := json.Marshal(a.opts.Tools.Definitions()); err == nil {
 		toolBytes = len(b)
 	}
 	if a.fit.known > 0 && a.fit.at <= len(a.history) {
-		counted, since := toolBytes, 0
-		for _, m := range a.history[:a.fit.at] {
-			counted += messageSize(m)
-		}
-		for _, m := range a.history[a.fit.at:] {
-			since += messageSize(m)
-		}
+		counted := toolBytes + historyBytes(a.history[:a.fit.at])
+		since := historyBytes(a.history[a.fit.at:])
 		ratio := float64(counted) / float64(a.fit.known)
 		ratio = max(2, min(ratio, bytesPerToken))
-		return a.fit.known + int(float64(since)/ratio)
+		a.ratio = ratio
+		return a.fit.known + int(float64(since)/ratio), ratio
 	}
-	size := toolBytes
-	for _, m := range a.history {
-		size += messageSize(m)
+	ratio := 4.0
+	if a.ratio > 0 {
+		ratio = a.ratio
 	}
-	return size / 4
+	return int(float64(toolBytes+historyBytes(a.history)) / ratio), ratio
 }

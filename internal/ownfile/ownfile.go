@@ -115,6 +115,13 @@ func OpenAppend(path string) (*os.File, error) {
 	return openRegular(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 }
 
+// OpenLock opens path for reading and writing, creating it 0600 when
+// missing: a lock file. A symbolic link or anything but a regular file
+// is refused.
+func OpenLock(path string) (*os.File, error) {
+	return openRegular(path, os.O_RDWR|os.O_CREATE)
+}
+
 // ReadFile reads path whole, at most limit bytes (more is an error). A
 // symbolic link or anything but a regular file is refused; a missing file
 // gives an error that errors.Is(err, fs.ErrNotExist).

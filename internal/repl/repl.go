@@ -88,6 +88,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	r := &REPL{eng: eng, opts: opts, p: ui.NewPrinter(opts.Out, opts.Out, cfg.ShowThinking, cfg.PreviewLines), fd: int(opts.In.Fd()), now: time.Now}
 	defer r.p.Close()
 	r.initSessions()
+	defer func() { r.sess.lock.Release() }() // the lock file goes with mm
 	if term.IsTerminal(r.fd) && term.IsTerminal(int(opts.Out.Fd())) {
 		r.banner(ctx, "/help for commands · Esc or Ctrl-C stops a turn · Ctrl-D quits")
 		r.resumeAtStart()

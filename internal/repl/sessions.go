@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/firebase/genkit/go/ai"
+
 	"mm/internal/session"
 )
 
@@ -16,6 +18,9 @@ import (
 type sessions struct {
 	store *session.Store // nil when sessions are off
 	cur   *session.Session
+	// lock is cur held by this mm (session.Lock); nil when none could be
+	// taken.
+	lock *session.Lock
 	// failed is set once a save failed and was reported: the user is told
 	// once, not after every turn.
 	failed bool
@@ -32,9 +37,20 @@ func (r *REPL) initSessions() {
 		// question, goes to the session's errors (saved with the turn, or
 		// by /compact).
 		r.eng.Agent.OnCompactionFailed(func(err error) {
-			r.recordError(session.WhereCompression, "compression failed: "+strings.Trim(err.Error(), "[]"))
+			r.recordError(session.WhereCompression, strings.Trim(err.Error(), "[]"))
 		})
+		// During a turn, after the question and after each tool result:
+		// a kill -9 mid-turn loses neither.
+		r.eng.Agent.OnCheckpoint(r.checkpoint)
 	}
+}
+
+// checkpoint writes the conversation as it stands during a turn, the
+// running question counted (the end of the turn writes it again, whole).
+func (r *REPL) checkpoint(history []*ai.Message) {
+	s := *r.current()
+	s.Turns++
+	r.write(&s, history)
 }
 
 // current is the session the conversation is saved in, started on first
@@ -42,6 +58,7 @@ func (r *REPL) initSessions() {
 func (r *REPL) current() *session.Session {
 	if r.sess.cur == nil {
 		r.sess.cur = session.New(time.Now(), r.eng.Config.Model, r.eng.Config.Provider, r.eng.Cwd)
+		r.sess.lock, _ = r.sess.store.Lock(r.sess.cur.ID)
 	}
 	return r.sess.cur
 }
@@ -66,8 +83,12 @@ func (r *REPL) saveSession() {
 	if r.sess.store == nil || r.sess.cur == nil {
 		return
 	}
-	s := r.sess.cur
-	msgs, err := session.FromHistory(r.eng.Agent.History())
+	r.write(r.sess.cur, r.eng.Agent.History())
+}
+
+// write saves s with the history given; a failure is told once.
+func (r *REPL) write(s *session.Session, history []*ai.Message) {
+	msgs, err := session.FromHistory(history)
 	if err == nil {
 		s.Messages = msgs
 		s.Updated = time.Now()
@@ -84,7 +105,13 @@ func (r *REPL) saveSession() {
 // and the next turn starts a session of its own.
 func (r *REPL) newConversation() {
 	r.saveSession()
-	r.sess.cur = nil
+	r.release()
+}
+
+// release gives the current session up: the next turn starts another.
+func (r *REPL) release() {
+	r.sess.lock.Release()
+	r.sess.cur, r.sess.lock = nil, nil
 }
 
 // listSessions is /sessions: newest first, one line each.
@@ -140,11 +167,15 @@ func (r *REPL) resume(id string) {
 		r.recordError(session.WhereResume, msg)
 		return
 	}
-	// The conversation goes on in a file of its own: two mm resuming the
-	// same session never write the same file.
-	next := session.New(time.Now(), r.eng.Config.Model, r.eng.Config.Provider, r.eng.Cwd)
-	next.Turns, next.ResumedFrom, next.Errors = s.Turns, s.ID, s.Errors
-	r.sess.cur = next
+	// The conversation goes on in its own file when no other mm holds
+	// it, else in a file of its own: two mm never write the same file.
+	if r.sess.cur == nil || r.sess.cur.ID != s.ID {
+		r.release()
+		r.sess.cur, r.sess.lock = r.sess.store.Continue(s, time.Now(), r.eng.Config.Model, r.eng.Config.Provider, r.eng.Cwd)
+	} else {
+		// This mm's own conversation, as last saved.
+		r.sess.cur = s
+	}
 	model := ""
 	if s.Model != "" && s.Model != r.eng.Config.Model {
 		model = fmt.Sprintf(", it was with the model %s", s.Model)
