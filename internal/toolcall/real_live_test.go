@@ -110,15 +110,17 @@ func TestRealLive(t *testing.T) {
 		}
 		runs += len(res.Calls)
 		ok := realRight(prompt, res)
+		inText := !ok && realShown(prompt, r.Content)
 		if len(res.Calls) > 0 {
 			acted++
 		}
 		if ok {
 			right++
-		} else if realShown(prompt, r.Content) {
+		}
+		if inText {
 			shown++
 		}
-		t.Logf("%q → finish %s, %d server call(s), %d run, %d refused, right %v: %s %.120q", prompt, r.FinishReason, len(r.ToolCalls), len(res.Calls), len(res.Rejections), ok, callsText(res.Calls), r.Content)
+		t.Logf("%q → finish %s, %d server call(s), %d run, %d refused, right %v, in the text %v: %s %.120q", prompt, r.FinishReason, len(r.ToolCalls), len(res.Calls), len(res.Rejections), ok, inText, callsText(res.Calls), r.Content)
 		line, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)

@@ -157,8 +157,11 @@ func TestRealExpectations(t *testing.T) {
 			t.Errorf("%q with %s: right %v, want %v", c.prompt, c.res.Calls, got, c.right)
 		}
 	}
-	if !realShown("make a directory named build", "Use:\n```\nmkdir -p build\n```") || realShown("make a directory named build", "mkdir is a command") {
-		t.Error("realShown: a command in the text is not told from prose")
+	if !realShown("make a directory named build", "Use:\n```bash\n$ mkdir -p build\n```") {
+		t.Error("realShown: a command in a code block is not seen")
+	}
+	if realShown("show the go version", "The go version of the tool is:\n```\n# Tools\n```") {
+		t.Error("realShown: prose counted as a command")
 	}
 }
 
@@ -171,17 +174,24 @@ func callsText(calls []Call) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// realShown says whether the reply's text names a right command without
-// calling it: a line that, run as bash, would be a right call. A model
-// that writes `ls` in a fenced block has understood the request but not
-// the tools; this separates the two.
+// realShown says whether the reply's text writes a right command without
+// calling it: a line of a fenced code block that, run as bash, would be a
+// right call. A model that writes `ls` in a code block has understood the
+// request but not the tools; prose that happens to say "the go version"
+// is not counted.
 func realShown(prompt, text string) bool {
 	want := realExpect[prompt]
 	if want == nil {
 		return false
 	}
+	fenced := false
 	for _, line := range strings.Split(text, "\n") {
-		if want("bash", realArgs{Command: strings.TrimSpace(line)}) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced && want("bash", realArgs{Command: strings.TrimPrefix(line, "$ ")}) {
 			return true
 		}
 	}
