@@ -40,6 +40,7 @@ def main():
     ap.add_argument("--port", type=int, default=8080)
     ap.add_argument("--ctx", type=int, default=4096, help="context window in tokens (llama-server -c)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--chat-template-file", help="a Jinja chat template to use instead of the model's own (tools-template.jinja declares the tools, which SmolLM2's own template drops)")
     ap.add_argument("--slot-save-path", help="llama-server's --slot-save-path: enables POST /slots/0?action=erase (the benchmarks empty the cache)")
     a = ap.parse_args()
 
@@ -51,6 +52,9 @@ def main():
     # llama-server's --jinja: the model's own chat template, and its
     # tool-call parsing, as a person runs it.
     p.use_jinja = True
+    if a.chat_template_file:
+        with open(a.chat_template_file) as f:
+            p.chat_template = f.read()
     p.cpuparams.n_threads = a.threads
     p.cpuparams_batch.n_threads = a.threads
     # No busy-waiting between jobs: llama.cpp's threads spin for a while

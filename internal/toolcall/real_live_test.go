@@ -79,7 +79,7 @@ func TestRealLive(t *testing.T) {
 	info := serverInfo(t, base)
 	var out bytes.Buffer
 	var first []byte
-	var runs int
+	var runs, acted, right, shown int
 	for i, prompt := range realPrompts {
 		body := mmRequest(t, mmBin, base, prompt)
 		if first == nil {
@@ -109,7 +109,18 @@ func TestRealLive(t *testing.T) {
 			t.Errorf("%q: %s", prompt, v)
 		}
 		runs += len(res.Calls)
-		t.Logf("%q → finish %s, %d server call(s), %d run, %d refused: %.120q", prompt, r.FinishReason, len(r.ToolCalls), len(res.Calls), len(res.Rejections), r.Content)
+		ok := realRight(prompt, res)
+		inText := !ok && realShown(prompt, r.Content)
+		if len(res.Calls) > 0 {
+			acted++
+		}
+		if ok {
+			right++
+		}
+		if inText {
+			shown++
+		}
+		t.Logf("%q → finish %s, %d server call(s), %d run, %d refused, right %v, in the text %v: %s %.120q", prompt, r.FinishReason, len(r.ToolCalls), len(res.Calls), len(res.Rejections), ok, inText, callsText(res.Calls), r.Content)
 		line, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
@@ -117,7 +128,7 @@ func TestRealLive(t *testing.T) {
 		out.Write(line)
 		out.WriteByte('\n')
 	}
-	t.Logf("%d prompts, %d call(s) would run", len(realPrompts), runs)
+	t.Logf("%d prompts, %d call(s) would run; %d prompt(s) got a call, %d the right tool with the right arguments, %d more a right command written in the text instead", len(realPrompts), runs, acted, right, shown)
 	if os.Getenv("MM_REAL_RECORD") == "1" {
 		if err := os.WriteFile(realFile, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)

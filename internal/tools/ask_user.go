@@ -18,7 +18,7 @@ var askUserDescription string
 // alphabetical order (default, options, question, type), the question
 // after its answers.
 const askUserSchema = `{"type":"object","properties":{` +
-	`"questions":{"type":"array","description":"1 to 4 questions, each {question, type, options, default}. type: choice (one of the options), multi (several), text (free answer) or confirm (yes/no). choice and multi need two options or more.","items":{"type":"object"}}},` +
+	`"questions":{"type":"array","description":"1 to 4 questions, each {question, type, options, default}. type: choice (one option), multi (several), text or confirm (yes/no); choice and multi need 2+ options.","items":{"type":"object"}}},` +
 	`"required":["questions"]}`
 
 // MaxQuestions is how many questions one ask_user call may ask.

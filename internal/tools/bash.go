@@ -72,7 +72,7 @@ const bashReapWait = 5 * time.Second
 //go:embed bash.md
 var bashDescription string
 
-const bashSchema = `{"type":"object","properties":{"command":{"type":"string","description":"The shell command to run."}},"required":["command"]}`
+const bashSchema = `{"type":"object","properties":{"command":{"type":"string","description":"Shell command to run."}},"required":["command"]}`
 
 // BashOptions configures the bash tool.
 type BashOptions struct {

@@ -17,7 +17,7 @@ var editFileDescription string
 const editFileSchema = `{"type":"object","properties":{` +
 	`"path":{"type":"string","description":"File path."},` +
 	`"edits":{"type":"array","items":{"type":"object","properties":{` +
-	`"old":{"type":"string","description":"Exact text to replace; must occur once."},` +
+	`"old":{"type":"string","description":"Exact text to replace, indentation included; add lines until it occurs once."},` +
 	`"new":{"type":"string","description":"Replacement; empty deletes."}},"required":["old","new"]}},` +
 	`"dry_run":{"type":"boolean","description":"Only report; write nothing."}},` +
 	`"required":["path","edits"]}`

@@ -14,10 +14,10 @@ import (
 var readFileDescription string
 
 const readFileSchema = `{"type":"object","properties":{` +
-	`"path":{"type":"string","description":"File path, relative to the working directory."},` +
+	`"path":{"type":"string","description":"Path, relative to the working directory."},` +
 	`"start":{"type":"integer","description":"First line, 1-based; 0 = from the start."},` +
 	`"end":{"type":"integer","description":"Last line, inclusive; 0 = to the end."},` +
-	`"numbered":{"type":"boolean","description":"Prefix each line with its number."}},` +
+	`"numbered":{"type":"boolean","description":"Prefix lines with ` + "`N│ `" + ` (not part of the file)."}},` +
 	`"required":["path"]}`
 
 type readArgs struct {

@@ -17,7 +17,7 @@ import (
 var readSkillDescription string
 
 const readSkillSchema = `{"type":"object","properties":{` +
-	`"name":{"type":"string","description":"Skill name, exactly as listed in the tool description."}},` +
+	`"name":{"type":"string","description":"Skill name, exactly as listed."}},` +
 	`"required":["name"]}`
 
 // SkillOptions configures read_skill.

@@ -63,7 +63,7 @@ func TestReadSkillDeclaration(t *testing.T) {
 	wantSchema := map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"name": map[string]any{"type": "string", "description": "Skill name, exactly as listed in the tool description."},
+			"name": map[string]any{"type": "string", "description": "Skill name, exactly as listed."},
 		},
 		"required": []any{"name"},
 	}

@@ -12,8 +12,8 @@ import (
 var writeFileDescription string
 
 const writeFileSchema = `{"type":"object","properties":{` +
-	`"path":{"type":"string","description":"File path, relative to the working directory."},` +
-	`"content":{"type":"string","description":"The whole content of the file."}},` +
+	`"path":{"type":"string","description":"Path, relative to the working directory."},` +
+	`"content":{"type":"string","description":"The whole file content."}},` +
 	`"required":["path","content"]}`
 
 type writeArgs struct {
