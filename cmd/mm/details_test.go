@@ -455,3 +455,33 @@ func TestDetailsAskedAgentModelNotGuessed(t *testing.T) {
 		t.Errorf("the child asked for %v", got)
 	}
 }
+
+// The 🔐 preview of a write_file says what would happen, not what did:
+// "would be created" / "would be replaced" before the answer, while the
+// model reads "created" / "replaced" once written.
+func TestWritePreviewWouldBe(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "old.txt"), []byte("x\n"), 0o644)
+	srv := llmtest.New(t,
+		call("write_file", `{"path":"new.txt","content":"a\nb\n"}`),
+		call("write_file", `{"path":"old.txt","content":"y\n"}`),
+		llmtest.Turn{Text: "written"})
+	s := startREPL(t, dir, srv, []string{"AGENT_YOLO=false"})
+	s.ask("write")
+	s.expect("🔐 write_file new.txt")
+	s.expect("new.txt: would be created, 2 lines")
+	s.expect("[a] allow once")
+	s.answer("a")
+	s.expect("🔐 write_file old.txt")
+	s.expect("old.txt: would be replaced, +1 -1 lines")
+	s.expect("[a] allow once")
+	s.answer("a")
+	s.expect("written")
+	reqs := srv.ChatRequests()
+	if got := lastContent(t, reqs[1]); !strings.HasPrefix(got, "new.txt: created, 2 lines") {
+		t.Errorf("the model reads %q", got)
+	}
+	if got := lastContent(t, reqs[2]); !strings.HasPrefix(got, "old.txt: replaced, +1 -1 lines") {
+		t.Errorf("the model reads %q", got)
+	}
+}

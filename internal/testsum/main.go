@@ -82,6 +82,7 @@ type node struct {
 	lines    []string
 	children []*node
 	action   string // pass, fail, skip; "" while it runs
+	top      bool   // a top-level test: no running test is its parent
 }
 
 type summary struct {
@@ -146,12 +147,15 @@ func (s *summary) event(e event) {
 	case e.Action == "run":
 		n := &node{name: e.Test}
 		s.tests[key] = n
-		if i := strings.LastIndexByte(e.Test, '/'); i >= 0 {
+		// A subtest's own name may hold a slash (t.Run("session/new")):
+		// its parent is the longest prefix that is a running test.
+		for i := strings.LastIndexByte(e.Test, '/'); i >= 0; i = strings.LastIndexByte(e.Test[:i], '/') {
 			if p := s.tests[e.Package+" "+e.Test[:i]]; p != nil {
 				p.children = append(p.children, n)
 				return
 			}
 		}
+		n.top = true
 		s.top[e.Package] = append(s.top[e.Package], n)
 	case e.Action == "output":
 		if n := s.tests[key]; n != nil {
@@ -179,7 +183,7 @@ func (s *summary) event(e event) {
 			s.failed++
 			s.failedIn[e.Package] = true
 		}
-		if !strings.Contains(e.Test, "/") {
+		if n.top {
 			// A top-level test is over: its failures are printed as
 			// plain go test prints them, the rest is dropped.
 			if n.action == "fail" {

@@ -81,3 +81,45 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 	return lines[len(lines)-1]
 }
+
+// A subtest whose own name holds a slash (t.Run("session/new")) belongs
+// to its test: when another test of the package fails, the passing one
+// is not printed as if it had never ended. Real go test, on a module
+// made here.
+func TestSlashInSubtestName(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module slash\n\ngo 1.21\n",
+		"s_test.go": `package slash
+
+import "testing"
+
+func TestGood(t *testing.T) {
+	t.Run("session/new", func(t *testing.T) { t.Log("good log") })
+}
+
+func TestBad(t *testing.T) { t.Error("bad error") }
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	cwd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(cwd)
+	code := run([]string{"-count=1", "."}, &out, &bytes.Buffer{})
+	if code != 1 {
+		t.Errorf("exit %d", code)
+	}
+	if strings.Contains(out.String(), "good log") || !strings.Contains(out.String(), "bad error") {
+		t.Errorf("stdout:\n%s", out.String())
+	}
+	if got := lastLine(out.String()); got != "test: 2 passed, 1 failed, 0 skipped" {
+		t.Errorf("last line %q", got)
+	}
+}

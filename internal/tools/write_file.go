@@ -77,13 +77,16 @@ func planWrite(ctx context.Context, o FileOptions, args json.RawMessage) (FileCh
 	if !tf.exists {
 		// The reference's output is the header and the diff against the
 		// previous content: for a new file, every line added.
-		fmt.Fprintf(&b, "%s: created, %s", a.Path, countNoun(textLineCount(c.New), "line"))
 		if c.New != "" {
 			ops, _ := textDiff("", c.New)
 			b.WriteByte('\n')
 			renderDiff(&b, [][]diffOp{ops})
 		}
-		c.Report = Truncate(strings.TrimSuffix(b.String(), "\n"), o.MaxOutput)
+		diff := strings.TrimSuffix(b.String(), "\n")
+		lines := countNoun(textLineCount(c.New), "line")
+		c.Report = Truncate(a.Path+": created, "+lines+diff, o.MaxOutput)
+		// The permission prompt shows it before anything is written.
+		c.Preview = Truncate(a.Path+": would be created, "+lines+diff, o.MaxOutput)
 		return c, ""
 	}
 	oldText, norm := normalize(tf.content)
@@ -98,13 +101,16 @@ func planWrite(ctx context.Context, o FileOptions, args json.RawMessage) (FileCh
 		return c, ""
 	}
 	ops, st := textDiff(oldText, newText)
-	fmt.Fprintf(&b, "%s: replaced, +%d -%d lines, first change at line %d", a.Path, st.added, st.removed, st.first)
+	fmt.Fprintf(&b, ", +%d -%d lines, first change at line %d", st.added, st.removed, st.first)
 	if norm.ending == endingCRLF && strings.Contains(*a.Content, "\n") && !strings.Contains(*a.Content, "\r\n") {
 		b.WriteString(" (CRLF line endings kept)")
 	}
 	b.WriteByte('\n')
 	renderDiff(&b, [][]diffOp{ops})
-	c.Report = Truncate(strings.TrimSuffix(b.String(), "\n"), o.MaxOutput)
+	rest := strings.TrimSuffix(b.String(), "\n")
+	c.Report = Truncate(a.Path+": replaced"+rest, o.MaxOutput)
+	// The permission prompt shows it before anything is written.
+	c.Preview = Truncate(a.Path+": would be replaced"+rest, o.MaxOutput)
 	return c, ""
 }
 
