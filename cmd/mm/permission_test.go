@@ -134,7 +134,7 @@ func TestPermissionWriteShowsDiffAndKeepsUserEdit(t *testing.T) {
 	s := startREPL(t, dir, srv, []string{"AGENT_YOLO=false"})
 	s.ask("change it")
 	s.expect("🔐 write_file notes.txt")
-	s.expect("notes.txt: replaced, +1 -1 lines, first change at line 2")
+	s.expect("notes.txt: would be replaced, +1 -1 lines, first change at line 2")
 	s.expect("-│ two")
 	s.expect("+│ TWO")
 	s.expect("[a] allow once")

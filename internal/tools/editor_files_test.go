@@ -270,11 +270,11 @@ func TestEditorNewFile(t *testing.T) {
 	abs := filepath.Join(o.Dir, "pkg", "new.go")
 	e.readErr = errors.New("the editor refused: not found")
 	p := planOf(t, NewWriteFile(o), map[string]any{"path": "pkg/new.go", "content": "package pkg\n"})
-	if p.Apply == nil || p.Diff.Existed || !strings.HasPrefix(p.Preview, "pkg/new.go: created, 1 line\n") {
+	if p.Apply == nil || p.Diff.Existed || !strings.HasPrefix(p.Preview, "pkg/new.go: would be created, 1 line\n") {
 		t.Fatalf("plan = %+v", p)
 	}
 	e.readErr = nil
-	if out := p.Apply(context.Background()); out != p.Preview {
+	if out := p.Apply(context.Background()); out != strings.Replace(p.Preview, "would be created", "created", 1) {
 		t.Fatalf("apply = %q", out)
 	}
 	if got, _ := e.buffer(abs); got != "package pkg\n" {
