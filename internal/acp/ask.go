@@ -214,6 +214,11 @@ func (u *turnUI) AgentPermission(ctx context.Context, name string, c *tools.Agen
 			{OptionId: optRejectAlways, Kind: acpsdk.PermissionOptionKindRejectAlways, Name: fmt.Sprintf("Refuse for this ask of %s", who)},
 		},
 	}
+	if strings.TrimSpace(c.Whole) != "" {
+		// The asked agent's title is cut: its whole command is what is
+		// allowed, as for this agent's own bash calls.
+		req.ToolCall.Content = []acpsdk.ToolCallContent{textContent(c.Whole)}
+	}
 	resp, err := u.l.srv.conn.RequestPermission(ctx, req)
 	if err != nil || resp.Outcome.Selected == nil {
 		return tools.RejectOnce

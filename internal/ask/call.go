@@ -290,6 +290,7 @@ func (c *call) permission(ctx context.Context, p acpsdk.RequestPermissionRequest
 		if p.ToolCall.Kind != nil {
 			ac.Kind = tools.Kind(*p.ToolCall.Kind)
 		}
+		ac.Whole = contentText(p.ToolCall.Content)
 		c.watch.pause()
 		want = w.AgentPermission(ctx, c.name, ac)
 		c.watch.resume()

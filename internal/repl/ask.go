@@ -44,7 +44,7 @@ func (u *replUI) AgentToolEnd(name string, c *tools.AgentCall) {
 func (u *replUI) AgentPermission(ctx context.Context, name string, c *tools.AgentCall) string {
 	r := u.r
 	r.p.Status("")
-	r.p.Line(ui.AgentPermissionLine(name, c))
+	r.p.AgentPermission(name, c)
 	r.p.DimLine(fmt.Sprintf("   [a] allow once · [s] allow this for %s's session · [r] refuse · [n] never", name))
 	var d agent.Decision
 	if r.rt == nil {

@@ -85,6 +85,11 @@ type AgentCall struct {
 	Title string
 	// Kind is its ACP kind.
 	Kind Kind
+	// Whole is, in a permission request, the text the request carries
+	// besides its title (mm's bash: the whole command, which the title
+	// cuts at 120 characters): a prompt shows it, so the start of a long
+	// command cannot stand for the rest.
+	Whole string
 	// Output is set at the end (the text the asked agent reported);
 	// Failed says it failed.
 	Output string

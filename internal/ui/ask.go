@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"mm/internal/termsafe"
 	"mm/internal/tools"
 )
 
@@ -36,4 +37,22 @@ func (p *Printer) AgentToolEnd(c *tools.AgentCall) {
 // AgentPermissionLine is the head of the prompt for an asked agent's call.
 func AgentPermissionLine(agent string, c *tools.AgentCall) string {
 	return fmt.Sprintf("🔐 %s asks: %s", agent, compactBlanks(strings.TrimSpace(c.Title)))
+}
+
+// AgentPermission writes the head of the prompt for an asked agent's
+// call: its title, then, when the title does not hold it as it is, the
+// whole of what the call runs, every line (the asked agent's title of a
+// long command is cut, its own one line: what the user allows must be
+// in view, as for this agent's own calls).
+func (p *Printer) AgentPermission(agent string, c *tools.AgentCall) {
+	head := AgentPermissionLine(agent, c)
+	whole := strings.Trim(c.Whole, "\n")
+	if strings.TrimSpace(whole) == "" || (!strings.Contains(whole, "\n") && strings.Contains(c.Title, whole)) {
+		p.Line(head)
+		return
+	}
+	var b strings.Builder
+	b.WriteString(termsafe.Text(head))
+	writeLines(&b, strings.Split(whole, "\n"))
+	p.write(b.String())
 }

@@ -533,25 +533,31 @@ func (p *Printer) Permission(c *agent.Call) {
 		lines := strings.Split(summary, "\n")
 		var b strings.Builder
 		fmt.Fprintf(&b, "🔐 %s: %d lines", termsafe.Text(c.Name), len(lines))
-		for i := 0; i < len(lines); i++ {
-			// A run of blank lines is counted, not printed: thousands of
-			// them would scroll the start of the command out of sight.
-			n := 0
-			for i+n < len(lines) && strings.TrimSpace(lines[i+n]) == "" {
-				n++
-			}
-			if n > 2 {
-				fmt.Fprintf(&b, "\n   │ [… %d blank lines …]", n)
-				i += n - 1
-				continue
-			}
-			b.WriteString("\n   │ ")
-			b.WriteString(termsafe.Text(compactBlanks(lines[i])))
-		}
+		writeLines(&b, lines)
 		p.write(b.String())
 	}
 	if c.Preview != "" && p.PreviewLines > 0 {
 		p.write(p.preview(strings.TrimRight(c.Preview, "\n")))
+	}
+}
+
+// writeLines writes a command's lines under a 🔐 head, each sanitised
+// and its blanks compacted.
+func writeLines(b *strings.Builder, lines []string) {
+	for i := 0; i < len(lines); i++ {
+		// A run of blank lines is counted, not printed: thousands of
+		// them would scroll the start of the command out of sight.
+		n := 0
+		for i+n < len(lines) && strings.TrimSpace(lines[i+n]) == "" {
+			n++
+		}
+		if n > 2 {
+			fmt.Fprintf(b, "\n   │ [… %d blank lines …]", n)
+			i += n - 1
+			continue
+		}
+		b.WriteString("\n   │ ")
+		b.WriteString(termsafe.Text(compactBlanks(lines[i])))
 	}
 }
 
