@@ -26,9 +26,10 @@ func agentsOf(cfg *config.Config) tools.AgentAsker {
 }
 
 // runAsk is `mm --ask NAME "prompt"`. NAME is a key of cfg's mmConfigs,
-// else a path to a config file. The asked agent's calls follow the
-// reference's rule: its entry's yolo when set, else cfg's; nobody can
-// answer a call the rule would put to someone, so it is refused.
+// else a path to a config file. Nobody can answer the asked agent's
+// permission requests: they are refused unless its entry says yolo: true
+// (the design's decision for mm --ask: no agent asks, so cfg's own yolo
+// does not count; a path has no entry, so its calls are refused).
 func runAsk(cfg *config.Config, name, prompt string, stdin *os.File, noStdin bool, stdout, stderr *os.File) int {
 	in := stdin
 	if noStdin {
@@ -44,6 +45,7 @@ func runAsk(cfg *config.Config, name, prompt string, stdin *os.File, noStdin boo
 		return oneshot.ExitUsage
 	}
 	own := *cfg
+	own.Yolo = false
 	entry, ok := cfg.MMConfigs[name]
 	if !ok {
 		abs, err := filepath.Abs(name)

@@ -11,8 +11,8 @@ import (
 
 // mm --ask NAME "prompt": the answer on stdout, the activity on stderr;
 // nobody can answer the child's permission requests, so its call is
-// refused (no yolo in its entry, and this agent's is false); stdin is
-// appended.
+// refused (its entry does not say yolo: true; this agent's own yolo,
+// true by default, does not count); stdin is appended.
 func TestAskCommandRefusesChildCall(t *testing.T) {
 	dir := t.TempDir()
 	child := llmtest.New(t,
@@ -20,7 +20,7 @@ func TestAskCommandRefusesChildCall(t *testing.T) {
 		llmtest.Turn{Text: "I could not touch it."},
 	)
 	parentCfg, _ := askPair(t, dir, child, "", "")
-	r := mm(t, dir, nil, []string{"AGENT_YOLO=false"}, "piped text\n", "-c", parentCfg, "--ask", "reviewer", "make the file")
+	r := mm(t, dir, nil, nil, "piped text\n", "-c", parentCfg, "--ask", "reviewer", "make the file")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -66,7 +66,7 @@ func TestAskCommandPathAndExitCodes(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
 		t.Errorf("yolo: true did not run the call: %v", err)
 	}
-	// A path: no entry, so this agent's yolo decides; the server has no
+	// A path: no entry, so nobody can allow anything; the server has no
 	// turn left: the child's engine error, exit 3.
 	r = mm(t, dir, nil, nil, "", "--ask", childCfg, "again")
 	if r.code != 3 || r.stdout != "" {
@@ -94,22 +94,39 @@ func TestAskCommandPathAndExitCodes(t *testing.T) {
 	}
 }
 
-// mm --ask follows the reference's rule: without a yolo in its entry,
-// the yolo of the configuration it runs with (true by default) decides,
-// and the child, run with AGENT_YOLO=false, has its call allowed.
-func TestAskCommandOwnYoloDecides(t *testing.T) {
+// mm --ask: the asked agent runs with AGENT_YOLO=false and its calls run
+// only when its entry says yolo: true (README: "its permission requests
+// are refused (no one can answer) unless its mmConfigs entry says yolo:
+// true"); the yolo of the configuration mm --ask runs with does not
+// count.
+func TestAskCommandEntryYoloDecides(t *testing.T) {
 	dir := t.TempDir()
 	child := llmtest.New(t,
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"echo \"$AGENT_YOLO\" > yolo.txt"}`}}},
 		llmtest.Turn{Text: "noted"},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"touch other.txt"}`}}},
+		llmtest.Turn{Text: "not noted"},
 	)
-	parentCfg, _ := askPair(t, dir, child, "", "")
-	r := mm(t, dir, nil, nil, "", "-c", parentCfg, "--ask", "reviewer", "note it")
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	r := mm(t, dir, nil, []string{"AGENT_YOLO=false"}, "", "-c", parentCfg, "--ask", "reviewer", "note it")
 	if r.code != 0 || r.stdout != "noted\n" {
 		t.Fatalf("exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "yolo.txt"))
 	if err != nil || strings.TrimSpace(string(got)) != "false" {
 		t.Errorf("the call: %q, %v\n%s", got, err, r.stderr)
+	}
+	// No yolo in the entry: refused, although this configuration's own
+	// yolo is true.
+	parentCfg, _ = askPair(t, dir, child, "", "description: reviews code")
+	r = mm(t, dir, nil, []string{"AGENT_YOLO=true"}, "", "-c", parentCfg, "--ask", "reviewer", "touch it")
+	if r.code != 0 || r.stdout != "not noted\n" {
+		t.Fatalf("exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "refused: nobody can confirm it here (its mmConfigs entry does not say yolo: true)") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "other.txt")); err == nil {
+		t.Error("a call ran that no entry allowed")
 	}
 }

@@ -52,7 +52,7 @@ func (v *agentView) AgentPermission(_ context.Context, agent string, c *tools.Ag
 }
 
 // askRefusal is why an asked agent's call is refused here.
-const askRefusal = "nobody can confirm it here (yolo is false for it: its mmConfigs entry's, else this agent's)"
+const askRefusal = "nobody can confirm it here (its mmConfigs entry does not say yolo: true)"
 
 // flush writes the held text to stderr.
 func (v *agentView) flush() {
