@@ -31,6 +31,8 @@ type httpMCP struct {
 	known map[string]bool // this run's session ids
 	inits int
 	hangs int
+	// crashes counts the runs of crash.
+	crashes int
 }
 
 func startHTTPMCP(t *testing.T, jsonMissing bool) *httpMCP {
@@ -59,6 +61,15 @@ func (h *httpMCP) start() {
 		h.mu.Unlock()
 		<-ctx.Done()
 		return nil, nil, ctx.Err()
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Runs, then the server restarts before it answers."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		h.mu.Lock()
+		h.crashes++
+		h.mu.Unlock()
+		// The call ran; the server dies (its connections with it) and a
+		// new one listens on the port, as a supervised server would.
+		h.restart()
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ran"}}}, nil, nil
 	})
 	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
 	known := map[string]bool{}
@@ -249,5 +260,37 @@ func TestMCPStreamableHTTPTimeout(t *testing.T) {
 	defer web.mu.Unlock()
 	if web.hangs != 1 || web.inits != 1 {
 		t.Errorf("hang sent %d times, %d sessions", web.hangs, web.inits)
+	}
+}
+
+// A call whose HTTP connection breaks once the server has it (the server
+// ran it, then died and came back) is never sent again: the tool may not
+// be idempotent. The model reads that the server stopped during the call.
+func TestMCPStreamableHTTPBrokenAfterSent(t *testing.T) {
+	web := startHTTPMCP(t, false)
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "mcp:\n  servers:\n    - name: web\n      url: "+web.url()+"\n")
+	srv := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("web_crash", `{}`)}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("web_ping", `{}`)}},
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	web.mu.Lock()
+	crashes := web.crashes
+	web.mu.Unlock()
+	if crashes != 1 {
+		t.Errorf("the call ran %d times", crashes)
+	}
+	res := mcpResults(t, srv.ChatRequests()[1])
+	if len(res) != 1 || res[0] == "ran" || !strings.Contains(res[0], "web") {
+		t.Errorf("the broken call: %q", res)
+	}
+	// The next call opens a new session with the server that came back.
+	if res := mcpResults(t, srv.ChatRequests()[2]); len(res) != 2 || res[1] != "pong" {
+		t.Errorf("the next call: %q", res)
 	}
 }

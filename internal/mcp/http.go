@@ -4,10 +4,8 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/http/httptrace"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,8 +31,11 @@ type headerRT struct {
 	lost bool
 	// noAnswer is why a request got no answer at all (nothing listens,
 	// the connection broke before an answer); unsent that it surely did
-	// not reach the server: nothing listened, or a kept-alive connection
-	// of a server that has since stopped broke under it.
+	// not reach the server: nothing listened. A kept-alive connection
+	// that broke is no proof: net/http already sends a POST again on a
+	// new connection when none of it was written, so a break that gets
+	// here may have come after the server had the call (it ran it, then
+	// died), and a tool need not be idempotent.
 	noAnswer error
 	unsent   bool
 	// status is the last HTTP error the server answered ("500 Internal
@@ -49,11 +50,6 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
-	var reused atomic.Bool
-	if req.Method == http.MethodPost {
-		trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused.Store(i.Reused) }}
-		req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
-	}
 	resp, err := h.base.RoundTrip(req)
 	if req.Method == http.MethodPost {
 		h.mu.Lock()
@@ -64,7 +60,7 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 		case err != nil:
 			var op *net.OpError
 			h.noAnswer = err
-			h.unsent = reused.Load() || errors.As(err, &op) && op.Op == "dial"
+			h.unsent = errors.As(err, &op) && op.Op == "dial"
 		case resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "":
 			h.lost = true
 		case resp.StatusCode >= 400:
