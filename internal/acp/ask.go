@@ -219,6 +219,10 @@ func (u *turnUI) AgentPermission(ctx context.Context, name string, c *tools.Agen
 		// allowed, as for this agent's own bash calls.
 		req.ToolCall.Content = []acpsdk.ToolCallContent{textContent(c.Whole)}
 	}
+	for i := range c.Changes {
+		// Its file changes, as the editor's diff view shows this agent's.
+		req.ToolCall.Content = append(req.ToolCall.Content, diffContent(&c.Changes[i]))
+	}
 	resp, err := u.l.srv.conn.RequestPermission(ctx, req)
 	if err != nil || resp.Outcome.Selected == nil {
 		return tools.RejectOnce

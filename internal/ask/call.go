@@ -291,6 +291,15 @@ func (c *call) permission(ctx context.Context, p acpsdk.RequestPermissionRequest
 			ac.Kind = tools.Kind(*p.ToolCall.Kind)
 		}
 		ac.Whole = contentText(p.ToolCall.Content)
+		for _, x := range p.ToolCall.Content {
+			if d := x.Diff; d != nil {
+				ch := tools.Diff{Path: d.Path, New: d.NewText, Existed: d.OldText != nil}
+				if d.OldText != nil {
+					ch.Old = *d.OldText
+				}
+				ac.Changes = append(ac.Changes, ch)
+			}
+		}
 		c.watch.pause()
 		want = w.AgentPermission(ctx, c.name, ac)
 		c.watch.resume()

@@ -90,6 +90,10 @@ type AgentCall struct {
 	// cuts at 120 characters): a prompt shows it, so the start of a long
 	// command cannot stand for the rest.
 	Whole string
+	// Changes are, in a permission request, the file changes the call
+	// would make (the request's diffs): a prompt shows them, as it
+	// previews this agent's own.
+	Changes []Diff
 	// Output is set at the end (the text the asked agent reported);
 	// Failed says it failed.
 	Output string

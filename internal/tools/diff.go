@@ -344,3 +344,18 @@ func commonSuffix(a, b string) int {
 	}
 	return s
 }
+
+// DiffPreview is a file change as a permission prompt previews it: the
+// path, whether it would be created or changed, and the diff's hunks
+// (an asked agent's change, which arrives as old and new texts).
+func DiffPreview(d Diff) string {
+	var b strings.Builder
+	if d.Existed {
+		b.WriteString(d.Path + ": would be changed\n")
+	} else {
+		b.WriteString(d.Path + ": would be created\n")
+	}
+	ops, _ := textDiff(d.Old, d.New)
+	renderDiff(&b, [][]diffOp{ops})
+	return strings.TrimSuffix(b.String(), "\n")
+}

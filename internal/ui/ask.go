@@ -43,16 +43,22 @@ func AgentPermissionLine(agent string, c *tools.AgentCall) string {
 // call: its title, then, when the title does not hold it as it is, the
 // whole of what the call runs, every line (the asked agent's title of a
 // long command is cut, its own one line: what the user allows must be
-// in view, as for this agent's own calls).
+// in view, as for this agent's own calls), then the preview of each file
+// change it would make.
 func (p *Printer) AgentPermission(agent string, c *tools.AgentCall) {
 	head := AgentPermissionLine(agent, c)
 	whole := strings.Trim(c.Whole, "\n")
 	if strings.TrimSpace(whole) == "" || (!strings.Contains(whole, "\n") && strings.Contains(c.Title, whole)) {
 		p.Line(head)
-		return
+	} else {
+		var b strings.Builder
+		b.WriteString(termsafe.Text(head))
+		writeLines(&b, strings.Split(whole, "\n"))
+		p.write(b.String())
 	}
-	var b strings.Builder
-	b.WriteString(termsafe.Text(head))
-	writeLines(&b, strings.Split(whole, "\n"))
-	p.write(b.String())
+	if p.PreviewLines > 0 {
+		for _, d := range c.Changes {
+			p.write(p.preview(tools.DiffPreview(d)))
+		}
+	}
 }
