@@ -109,8 +109,73 @@ func (f *frames) skip(err error) []byte {
 		// nothing waits for it on mm's side.
 		return nil
 	}
+	return tooLargeAnswer(id, f.limit, size)
+}
+
+// tooLargeAnswer is the error answer to request id that stands for its
+// answer of size bytes, over limit.
+func tooLargeAnswer(id []byte, limit int, size int64) []byte {
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":"the message is over the limit of %d bytes","data":{"size":%d}}}`+"\n",
-		id, codeTooLarge, f.limit, size)
+		id, codeTooLarge, limit, size)
+}
+
+// limitedBody is a streamable-HTTP server's answer in JSON (one message)
+// held to the limit of a stdio server's messages: the SDK reads such an
+// answer whole into memory, so a server could send gigabytes. Past the
+// limit the body is read to its end without being kept, and the SDK
+// reads an error answer to the request in its place (tooLarge), so the
+// call fails with the reason and the session goes on. (An SSE answer is
+// bounded by the SDK itself, per event.)
+type limitedBody struct {
+	r     io.ReadCloser
+	limit int
+	out   *bytes.Reader // what the SDK reads; nil before the first Read
+	err   error         // the body's own error, once out is read
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.out == nil {
+		b.out = bytes.NewReader(b.fill())
+	}
+	n, err := b.out.Read(p)
+	if err == io.EOF && b.err != nil {
+		err = b.err
+	}
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.r.Close() }
+
+// fill reads the body, or what stands for it when it is over the limit.
+func (b *limitedBody) fill() []byte {
+	buf, err := io.ReadAll(io.LimitReader(b.r, int64(b.limit)+1))
+	if err != nil || len(buf) <= b.limit {
+		b.err = err
+		return buf
+	}
+	var z idScan
+	z.feed(buf)
+	size := int64(len(buf))
+	buf = nil
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := b.r.Read(chunk)
+		z.feed(chunk[:n])
+		size += int64(n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.err = err
+			return nil
+		}
+	}
+	id := bytes.TrimSpace(z.id)
+	if z.method || !validID(id) {
+		b.err = fmt.Errorf("a message of %d bytes, over the limit of %d", size, b.limit)
+		return nil
+	}
+	return tooLargeAnswer(id, b.limit, size)
 }
 
 func validID(id []byte) bool {

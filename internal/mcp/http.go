@@ -70,7 +70,11 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if err == nil && resp.Body != nil {
 		sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
-		resp.Body = &bodyTee{r: resp.Body, s: h.s, sse: sse}
+		body := resp.Body
+		if !sse {
+			body = &limitedBody{r: body, limit: maxMessage}
+		}
+		resp.Body = &bodyTee{r: body, s: h.s, sse: sse}
 	}
 	return resp, err
 }
