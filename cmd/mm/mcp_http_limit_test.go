@@ -12,11 +12,17 @@ import (
 	"mm/internal/llmtest"
 )
 
-// A streamable-HTTP server that answers in JSON (not SSE) a result over
-// 16 MiB is held to the limit of a stdio server's messages: mm does not
-// keep it (a server could send gigabytes), the model reads that it was
-// over the limit, and the session goes on.
-func TestMCPStreamableHTTPHugeJSONResult(t *testing.T) {
+// A streamable-HTTP server's result over 16 MiB, in JSON or in an SSE
+// event, is held to the limit of a stdio server's messages: mm does not
+// keep it (the SDK read any size into memory), the model reads that it
+// was over the limit, and the session goes on.
+func TestMCPStreamableHTTPHugeResult(t *testing.T) {
+	for _, json := range []bool{true, false} {
+		t.Run(map[bool]string{true: "json", false: "sse"}[json], func(t *testing.T) { httpHugeResult(t, json) })
+	}
+}
+
+func httpHugeResult(t *testing.T, json bool) {
 	s := sdk.NewServer(&sdk.Implementation{Name: "web", Version: "1"}, nil)
 	sdk.AddTool(s, &sdk.Tool{Name: "big", Description: "Answers 20 MiB."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Repeat("x", 20<<20)}}}, nil, nil
@@ -24,7 +30,7 @@ func TestMCPStreamableHTTPHugeJSONResult(t *testing.T) {
 	sdk.AddTool(s, &sdk.Tool{Name: "ping", Description: "Answers pong."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "pong"}}}, nil, nil
 	})
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{JSONResponse: true})
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{JSONResponse: json})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

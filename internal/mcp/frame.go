@@ -30,10 +30,14 @@ const codeTooLarge = -32099
 // its end, and when it answers a request of mm's (it has an id and no
 // method) the SDK gets an error answer to that request in its place.
 type frames struct {
-	r       io.ReadCloser
-	br      *bufio.Reader
-	s       *schemas
-	limit   int
+	r     io.ReadCloser
+	br    *bufio.Reader
+	s     *schemas // nil: no sniffing (bodyTee does it over HTTP)
+	limit int
+	// prefix starts the line that stands for a message over the limit:
+	// "data: " in a streamable-HTTP server's SSE answer, whose data lines
+	// frames reads the same way (each message is one data line).
+	prefix  string
 	line    []byte
 	pending []byte // what the SDK reads next
 	err     error
@@ -73,7 +77,7 @@ func (f *frames) next() {
 		}
 		switch {
 		case err == nil:
-			if len(f.line) <= maxSniff {
+			if f.s != nil && len(f.line) <= maxSniff {
 				f.s.take(f.line)
 			}
 			f.pending = f.line
@@ -109,7 +113,7 @@ func (f *frames) skip(err error) []byte {
 		// nothing waits for it on mm's side.
 		return nil
 	}
-	return tooLargeAnswer(id, f.limit, size)
+	return append([]byte(f.prefix), tooLargeAnswer(id, f.limit, size)...)
 }
 
 // tooLargeAnswer is the error answer to request id that stands for its
@@ -124,8 +128,8 @@ func tooLargeAnswer(id []byte, limit int, size int64) []byte {
 // answer whole into memory, so a server could send gigabytes. Past the
 // limit the body is read to its end without being kept, and the SDK
 // reads an error answer to the request in its place (tooLarge), so the
-// call fails with the reason and the session goes on. (An SSE answer is
-// bounded by the SDK itself, per event.)
+// call fails with the reason and the session goes on. (An SSE answer's
+// data lines go through frames.)
 type limitedBody struct {
 	r     io.ReadCloser
 	limit int

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -17,7 +18,10 @@ import (
 func httpTransport(url string, headers map[string]string, sn *schemas) (sdk.Transport, *headerRT) {
 	rt := &headerRT{base: http.DefaultTransport, headers: headers, s: sn}
 	client := &http.Client{Transport: rt}
-	return &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client, DisableStandaloneSSE: true}, rt
+	// MaxEventSize is set: the SDK documents 0 as its 16 MiB default but
+	// passes it on as no bound at all. frames holds each data line to
+	// maxMessage; the SDK's bound is for an event of several lines.
+	return &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client, DisableStandaloneSSE: true, MaxEventSize: 2 * maxMessage}, rt
 }
 
 type headerRT struct {
@@ -70,9 +74,13 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if err == nil && resp.Body != nil {
 		sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
-		body := resp.Body
-		if !sse {
-			body = &limitedBody{r: body, limit: maxMessage}
+		// A message over maxMessage fails its call and the session goes
+		// on, as with a stdio server.
+		var body io.ReadCloser = &limitedBody{r: resp.Body, limit: maxMessage}
+		if sse {
+			f := newFrames(resp.Body, nil, maxMessage)
+			f.prefix = "data: "
+			body = f
 		}
 		resp.Body = &bodyTee{r: body, s: h.s, sse: sse}
 	}
