@@ -385,6 +385,31 @@ func TestDetailsPermissionPrefixPlain(t *testing.T) {
 	}
 }
 
+// Bash reads a comment and ANSI-C quoting ($'…', where \' does not end
+// the string) where a plain quote scanner sees one quoted argument: after
+// `npm test` was allowed, a command hiding a second line behind either
+// still asks.
+func TestDetailsPermissionPrefixHiddenLine(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		bashCall("npm test"),
+		bashCall("npm test # '\ntouch pwned1\n'"),
+		bashCall("npm test $'\\' '\ntouch pwned2\n'"),
+		llmtest.Turn{Text: "fine"})
+	r := mm(t, dir, srv, fakeNpm(t, dir), "go\np\nr\nr\n")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stdout, "🔐 bash"); n != 3 {
+		t.Errorf("%d prompts, want 3:\n%s", n, r.stdout)
+	}
+	for _, f := range []string{"pwned1", "pwned2"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s: the hidden line ran without asking", f)
+		}
+	}
+}
+
 // In an editor the prefix is a fifth option, after the tool's own
 // allow_always.
 func TestDetailsACPPermissionPrefix(t *testing.T) {

@@ -146,11 +146,15 @@ type word struct {
 
 // simpleCommands splits a command line into its simple commands, each a
 // list of words, or says it cannot be read safely (ok false): command or
-// process substitution, ${…}, a backslash, parentheses, a redirection
-// other than 2>&1, a here-document, an unclosed quote, a control
-// character. Empty commands (`a;;`, a trailing &) are left out.
+// process substitution, ${…}, a backslash (even quoted), parentheses, a
+// redirection other than 2>&1, a here-document, an unclosed quote, a
+// control character. Comments are skipped; empty commands (`a;;`, a
+// trailing &) are left out.
 func simpleCommands(s string) (cmds [][]word, ok bool) {
-	if strings.Contains(s, "$(") || strings.Contains(s, "${") || strings.Contains(s, "`") {
+	// A backslash is refused even between single quotes: in $'…' bash
+	// reads \' as a quote that does not end the string, so a scanner
+	// that ends it there would take what bash runs for a quoted argument.
+	if strings.Contains(s, "$(") || strings.Contains(s, "${") || strings.ContainsAny(s, "`\\") {
 		return nil, false
 	}
 	var cur []word
@@ -201,6 +205,13 @@ func simpleCommands(s string) (cmds [][]word, ok bool) {
 			i = j
 		case c == ' ' || c == '\t':
 			endWord()
+		case c == '#' && !inWord:
+			// A word that starts with # starts a comment, to the end of
+			// the line, as bash reads it: a quote in it opens nothing,
+			// and the next line is a command of its own.
+			for i+1 < len(rs) && rs[i+1] != '\n' {
+				i++
+			}
 		case c == '\n' || c == ';' || c == '&' || c == '|':
 			endCommand()
 		case c == '2' && !inWord && strings.HasPrefix(string(rs[i:]), "2>&1") && (i+4 == len(rs) || strings.ContainsRune(" \t\n;&|", rs[i+4])):

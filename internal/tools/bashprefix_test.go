@@ -85,6 +85,13 @@ func TestBashPrefixAllows(t *testing.T) {
 		"cd x && npm test":           false,
 		";":                          false,
 		"":                           false,
+		"npm test # '\nrm -rf x\n'":  false, // a comment: its quote opens nothing
+		"npm test #\"\nrm -rf x\n\"": false,
+		"npm test;#'\nrm -rf x\n'":   false,
+		"npm test $'\\' '\nrm x\n'":  false, // $'\'' does not end at \'
+		"npm test 'a\\b'":            false,
+		"npm test # rm -rf x":        true, // the comment runs nothing
+		"npm test a#'b'":             true, // # inside a word is a letter
 		"npm test 'a; rm -rf x'":     true, // quoted: one argument
 		"npm test \"a && b\" c":      true,
 	} {
