@@ -214,8 +214,10 @@ func simpleCommands(s string) (cmds [][]word, ok bool) {
 			}
 		case c == '\n' || c == ';' || c == '&' || c == '|':
 			endCommand()
-		case c == '2' && !inWord && strings.HasPrefix(string(rs[i:]), "2>&1") && (i+4 == len(rs) || strings.ContainsRune(" \t\n;&|", rs[i+4])):
+		case c == '2' && !inWord && i+3 < len(rs) && string(rs[i:i+4]) == "2>&1" && (i+4 == len(rs) || strings.ContainsRune(" \t\n;&|", rs[i+4])):
 			// 2>&1 sends stderr where stdout goes: it writes no file.
+			// (rs[i:i+4], not the rest of the line: a long line of 2s
+			// would copy it at each one.)
 			i += 3
 		case c == '\\' || c == '(' || c == ')' || c == '<' || c == '>':
 			return nil, false

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -101,5 +102,15 @@ func TestBashPrefixAllows(t *testing.T) {
 	}
 	if BashPrefixAllows(nil, cmdArgs("npm test")) {
 		t.Error("allowed with no prefix")
+	}
+}
+
+// A line of a million 2s is read in one pass: each 2 once compared the
+// rest of the line (a copy of it), and the 🔐 prompt of such a command
+// took minutes to come up (this test then times out).
+func TestBashPrefixLongLine(t *testing.T) {
+	c := "npm test " + strings.Repeat("2 ", 1<<19)
+	if BashPrefix(cmdArgs(c)) != "npm test" || !BashPrefixAllows([]string{"npm test"}, cmdArgs(c)) {
+		t.Error("a long line of plain words is not allowed")
 	}
 }
