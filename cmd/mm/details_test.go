@@ -169,6 +169,24 @@ func TestDetailsBaseURLQuery(t *testing.T) {
 	if r.code != 3 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "/v1/models?token=***:") {
 		t.Errorf("exit %d stderr %q", r.code, r.stderr)
 	}
+
+	// A value with a quote or a space in it is masked whole, not up to
+	// them (a regexp reading free text took the URL to end there).
+	for _, v := range []string{"a'" + token, "a\"" + token, "a " + token, "a<" + token} {
+		dead := "http://127.0.0.1:" + freePort(t) + "/v1?token=" + v
+		r = mm(t, dir, nil, []string{"AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL=" + dead}, "", "-p", "x")
+		if r.code != 3 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "/v1/models?token=***:") {
+			t.Errorf("token %q: exit %d stderr %q", v, r.code, r.stderr)
+		}
+	}
+	// A URL that does not parse is quoted with its query and password
+	// masked too.
+	for _, bad := range []string{"http://127.0.0.1:80x/v1?token=" + token, "http://u:" + token + "@127.0.0.1:80x/v1"} {
+		r = mm(t, dir, nil, []string{"AGENT_BASE_URL=" + bad}, "", "-p", "x")
+		if r.code != 1 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "[config error:") {
+			t.Errorf("%s: exit %d stderr %q", bad, r.code, r.stderr)
+		}
+	}
 }
 
 // lastContent is the content of the last message of a chat request: the
