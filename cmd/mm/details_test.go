@@ -224,6 +224,24 @@ func TestDetailsMaxOutputHoldsTheMarker(t *testing.T) {
 	}
 }
 
+// An output holding a forged marker with a count no cut reaches is cut
+// anew: its count once overflowed into a negative one.
+func TestDetailsMaxOutputForgedMarker(t *testing.T) {
+	dir := t.TempDir()
+	body := strings.Repeat("a", 400) + "\n[... 9223372036854775807 characters cut ...]\n" + strings.Repeat("b", 400)
+	os.WriteFile(filepath.Join(dir, "forged.txt"), []byte(body), 0o644)
+	cfg := writeConfig(t, dir, "maxOutput: 300\nyolo: true\n")
+	srv := llmtest.New(t, bashCall("cat forged.txt"), llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	out := lastContent(t, srv.ChatRequests()[1])
+	if n := len([]rune(out)); n > 300 || strings.Contains(out, "[... -") || !strings.Contains(out, " characters cut ...]") {
+		t.Errorf("%d characters:\n%s", n, out)
+	}
+}
+
 // The 🔐 preview of an edit says what would apply; once allowed, the
 // model reads that it applied.
 func TestDetailsEditPreviewWouldApply(t *testing.T) {
