@@ -446,6 +446,20 @@ func TestDetailsPermissionPrefixHiddenLine(t *testing.T) {
 	}
 }
 
+// A command runner named by its path is still a runner: `/usr/bin/timeout
+// 10 …` would allow any command after it.
+func TestDetailsPermissionPrefixRunnerPath(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, bashCall("/usr/bin/timeout 10 npm test"), llmtest.Turn{Text: "fine"})
+	r := mm(t, dir, srv, fakeNpm(t, dir), "go\nr\n")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "[a] allow once · [s] allow bash for the session · [r] refuse · [n] never") || strings.Contains(r.stdout, "[p]") {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+}
+
 // In an editor the prefix is a fifth option, after the tool's own
 // allow_always.
 func TestDetailsACPPermissionPrefix(t *testing.T) {

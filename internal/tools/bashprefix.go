@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"path"
 	"strings"
 )
 
@@ -59,7 +60,8 @@ func BashPrefix(args json.RawMessage) string {
 		return ""
 	}
 	words := cmds[0]
-	if words[0].quoted || !plainWord(words[0].text) || runners[words[0].text] {
+	// A runner named by its path (/usr/bin/timeout) is one too.
+	if words[0].quoted || !plainWord(words[0].text) || runners[path.Base(words[0].text)] {
 		return ""
 	}
 	prefix := words[0].text

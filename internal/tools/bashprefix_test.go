@@ -27,6 +27,8 @@ func TestBashPrefixOffered(t *testing.T) {
 		"cd x && npm test":      "",
 		"npm test | tail":       "",
 		"sudo rm -rf /":         "", // a runner
+		"/usr/bin/timeout 10 x": "", // a runner by its path
+		"/bin/bash x.sh":        "",
 		"bash -c 'rm -rf /'":    "",
 		"env X=1 npm test":      "",
 		"python -c 'print(1)'":  "", // code flag
