@@ -29,6 +29,13 @@ var runners = map[string]bool{
 	"env": true, "xargs": true, "command": true, "builtin": true, "nohup": true, "time": true,
 	"timeout": true, "nice": true, "ionice": true, "watch": true, "strace": true, "chroot": true,
 	"setsid": true, "stdbuf": true, "unbuffer": true, "script": true, "parallel": true, "busybox": true,
+	// Their second word is a host, a lock file, a date, a CPU mask…, the
+	// command comes after it: `ssh host` or `flock lock` would allow any.
+	"ssh": true, "flock": true, "faketime": true, "taskset": true, "chrt": true, "setarch": true,
+	"sg": true, "runuser": true, "pkexec": true, "unshare": true, "nsenter": true, "systemd-run": true,
+	"fakeroot": true, "firejail": true, "bwrap": true, "proxychains": true, "proxychains4": true,
+	"torsocks": true, "valgrind": true, "dbus-run-session": true, "numactl": true, "cpulimit": true,
+	"mpirun": true,
 }
 
 // subcommand is a second word that names what the command does (`test`

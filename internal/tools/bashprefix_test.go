@@ -29,6 +29,9 @@ func TestBashPrefixOffered(t *testing.T) {
 		"sudo rm -rf /":         "", // a runner
 		"/usr/bin/timeout 10 x": "", // a runner by its path
 		"/bin/bash x.sh":        "",
+		"ssh host ls":           "", // the command comes after the host
+		"flock lock make":       "",
+		"taskset 0x1 make":      "",
 		"bash -c 'rm -rf /'":    "",
 		"env X=1 npm test":      "",
 		"python -c 'print(1)'":  "", // code flag
