@@ -447,15 +447,16 @@ func TestDetailsPermissionPrefixHiddenLine(t *testing.T) {
 }
 
 // A command runner named by its path is still a runner: `/usr/bin/timeout
-// 10 …` would allow any command after it; so would `ssh host …`.
+// 10 …` would allow any command after it; so would `ssh host …` and
+// `coproc timeout …`.
 func TestDetailsPermissionPrefixRunnerPath(t *testing.T) {
 	dir := t.TempDir()
-	srv := llmtest.New(t, bashCall("/usr/bin/timeout 10 npm test"), bashCall("ssh host ls"), llmtest.Turn{Text: "fine"})
-	r := mm(t, dir, srv, fakeNpm(t, dir), "go\nr\nr\n")
+	srv := llmtest.New(t, bashCall("/usr/bin/timeout 10 npm test"), bashCall("ssh host ls"), bashCall("coproc timeout 10 npm test"), llmtest.Turn{Text: "fine"})
+	r := mm(t, dir, srv, fakeNpm(t, dir), "go\nr\nr\nr\n")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if strings.Count(r.stdout, "[a] allow once · [s] allow bash for the session · [r] refuse · [n] never") != 2 || strings.Contains(r.stdout, "[p]") {
+	if strings.Count(r.stdout, "[a] allow once · [s] allow bash for the session · [r] refuse · [n] never") != 3 || strings.Contains(r.stdout, "[p]") {
 		t.Errorf("stdout:\n%s", r.stdout)
 	}
 }

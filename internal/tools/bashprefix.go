@@ -36,6 +36,8 @@ var runners = map[string]bool{
 	"fakeroot": true, "firejail": true, "bwrap": true, "proxychains": true, "proxychains4": true,
 	"torsocks": true, "valgrind": true, "dbus-run-session": true, "numactl": true, "cpulimit": true,
 	"mpirun": true,
+	// A keyword whose next word is a command that runs on its own line.
+	"coproc": true,
 }
 
 // subcommand is a second word that names what the command does (`test`

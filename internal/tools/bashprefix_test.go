@@ -32,6 +32,7 @@ func TestBashPrefixOffered(t *testing.T) {
 		"ssh host ls":           "", // the command comes after the host
 		"flock lock make":       "",
 		"taskset 0x1 make":      "",
+		"coproc timeout 9 x":    "", // coproc runs the rest as a command
 		"bash -c 'rm -rf /'":    "",
 		"env X=1 npm test":      "",
 		"python -c 'print(1)'":  "", // code flag
