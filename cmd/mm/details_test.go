@@ -169,6 +169,24 @@ func TestDetailsBaseURLQuery(t *testing.T) {
 	if r.code != 3 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "/v1/models?token=***:") {
 		t.Errorf("exit %d stderr %q", r.code, r.stderr)
 	}
+
+	// A value with a quote or a space in it is masked whole, not up to
+	// them (a regexp reading free text took the URL to end there).
+	for _, v := range []string{"a'" + token, "a\"" + token, "a " + token, "a<" + token} {
+		dead := "http://127.0.0.1:" + freePort(t) + "/v1?token=" + v
+		r = mm(t, dir, nil, []string{"AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL=" + dead}, "", "-p", "x")
+		if r.code != 3 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "/v1/models?token=***:") {
+			t.Errorf("token %q: exit %d stderr %q", v, r.code, r.stderr)
+		}
+	}
+	// A URL that does not parse is quoted with its query and password
+	// masked too.
+	for _, bad := range []string{"http://127.0.0.1:80x/v1?token=" + token, "http://u:" + token + "@127.0.0.1:80x/v1"} {
+		r = mm(t, dir, nil, []string{"AGENT_BASE_URL=" + bad}, "", "-p", "x")
+		if r.code != 1 || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "[config error:") {
+			t.Errorf("%s: exit %d stderr %q", bad, r.code, r.stderr)
+		}
+	}
 }
 
 // lastContent is the content of the last message of a chat request: the
@@ -203,6 +221,24 @@ func TestDetailsMaxOutputHoldsTheMarker(t *testing.T) {
 		if n := len([]rune(out)); n > 300 || !strings.Contains(out, " characters cut ...]") {
 			t.Errorf("%s: %d characters:\n%s", name, n, out)
 		}
+	}
+}
+
+// An output holding a forged marker with a count no cut reaches is cut
+// anew: its count once overflowed into a negative one.
+func TestDetailsMaxOutputForgedMarker(t *testing.T) {
+	dir := t.TempDir()
+	body := strings.Repeat("a", 400) + "\n[... 9223372036854775807 characters cut ...]\n" + strings.Repeat("b", 400)
+	os.WriteFile(filepath.Join(dir, "forged.txt"), []byte(body), 0o644)
+	cfg := writeConfig(t, dir, "maxOutput: 300\nyolo: true\n")
+	srv := llmtest.New(t, bashCall("cat forged.txt"), llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	out := lastContent(t, srv.ChatRequests()[1])
+	if n := len([]rune(out)); n > 300 || strings.Contains(out, "[... -") || !strings.Contains(out, " characters cut ...]") {
+		t.Errorf("%d characters:\n%s", n, out)
 	}
 }
 
@@ -382,6 +418,46 @@ func TestDetailsPermissionPrefixPlain(t *testing.T) {
 	}
 	if got := lastContent(t, srv.ChatRequests()[2]); !strings.Contains(got, "npm ran: test -- x") {
 		t.Errorf("the model reads %q", got)
+	}
+}
+
+// Bash reads a comment and ANSI-C quoting ($'…', where \' does not end
+// the string) where a plain quote scanner sees one quoted argument: after
+// `npm test` was allowed, a command hiding a second line behind either
+// still asks.
+func TestDetailsPermissionPrefixHiddenLine(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		bashCall("npm test"),
+		bashCall("npm test # '\ntouch pwned1\n'"),
+		bashCall("npm test $'\\' '\ntouch pwned2\n'"),
+		llmtest.Turn{Text: "fine"})
+	r := mm(t, dir, srv, fakeNpm(t, dir), "go\np\nr\nr\n")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stdout, "🔐 bash"); n != 3 {
+		t.Errorf("%d prompts, want 3:\n%s", n, r.stdout)
+	}
+	for _, f := range []string{"pwned1", "pwned2"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s: the hidden line ran without asking", f)
+		}
+	}
+}
+
+// A command runner named by its path is still a runner: `/usr/bin/timeout
+// 10 …` would allow any command after it; so would `ssh host …` and
+// `coproc timeout …`.
+func TestDetailsPermissionPrefixRunnerPath(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, bashCall("/usr/bin/timeout 10 npm test"), bashCall("ssh host ls"), bashCall("coproc timeout 10 npm test"), llmtest.Turn{Text: "fine"})
+	r := mm(t, dir, srv, fakeNpm(t, dir), "go\nr\nr\nr\n")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if strings.Count(r.stdout, "[a] allow once · [s] allow bash for the session · [r] refuse · [n] never") != 3 || strings.Contains(r.stdout, "[p]") {
+		t.Errorf("stdout:\n%s", r.stdout)
 	}
 }
 

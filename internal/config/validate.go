@@ -112,11 +112,45 @@ func checkURL(key, v string) *problem {
 			u.RawQuery = strings.Join(params, "&")
 		}
 		shown = u.Redacted()
+	} else {
+		shown = maskUnparsedURL(v)
 	}
 	if utf8.RuneCountInString(shown) > 60 {
 		shown = string([]rune(shown)[:60]) + "…"
 	}
 	return &problem{key: key, msg: key + " must be an absolute http(s) URL, like http://127.0.0.1:8080/v1", got: true, shown: strconv.Quote(shown)}
+}
+
+// maskUnparsedURL masks a password and the query values of a URL that
+// does not parse (a bad port, a control character): what url.Redacted
+// would hide is not printed either. Everything after a '?' is the query,
+// and a ':' before the last '@' of the host part starts a password.
+func maskUnparsedURL(v string) string {
+	if base, query, ok := strings.Cut(v, "?"); ok {
+		params := strings.Split(query, "&")
+		for i, p := range params {
+			if k, _, ok := strings.Cut(p, "="); ok {
+				params[i] = k + "=***"
+			} else if p != "" {
+				params[i] = "***"
+			}
+		}
+		v = base + "?" + strings.Join(params, "&")
+	}
+	start := 0
+	if i := strings.Index(v, "://"); i >= 0 {
+		start = i + 3
+	}
+	host := v[start:]
+	if end := strings.IndexAny(host, "/?#"); end >= 0 {
+		host = host[:end]
+	}
+	if at := strings.LastIndex(host, "@"); at >= 0 {
+		if c := strings.Index(host[:at], ":"); c >= 0 {
+			v = v[:start+c] + ":***" + v[start+at:]
+		}
+	}
+	return v
 }
 
 // blank is the reference's "empty": nothing, or only spaces.

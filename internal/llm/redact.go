@@ -18,6 +18,17 @@ import (
 // neither is returned as is.
 func RedactURL(rawURL string) string {
 	u, err := url.Parse(rawURL)
+	if err == nil && u.Scheme != "" && u.Host != "" && u.RawQuery != "" {
+		// A URL: all of its query is masked, whatever its values hold (a
+		// quote or a space, where Redact, reading free text, would take
+		// the URL to end and print the rest of the value).
+		base, query, _ := strings.Cut(rawURL, "?")
+		query, frag, hasFrag := strings.Cut(query, "#")
+		if hasFrag {
+			frag = "#" + frag
+		}
+		return RedactURL(base) + "?" + maskParams(query) + frag
+	}
 	if err != nil || u.User == nil {
 		return Redact(rawURL)
 	}
@@ -25,6 +36,22 @@ func RedactURL(rawURL string) string {
 		return Redact(rawURL)
 	}
 	return Redact(strings.Replace(u.String(), u.User.String()+"@", u.User.Username()+":***@", 1))
+}
+
+// maskParams replaces the value of each parameter of a URL's raw query
+// with *** (a parameter without '=' is a value).
+func maskParams(query string) string {
+	params := strings.Split(query, "&")
+	for i, p := range params {
+		if k, v, ok := strings.Cut(p, "="); ok {
+			if v != "" {
+				params[i] = k + "=***"
+			}
+		} else if p != "" {
+			params[i] = "***"
+		}
+	}
+	return strings.Join(params, "&")
 }
 
 // userinfo matches the user:password@ part of a URL in free text: a

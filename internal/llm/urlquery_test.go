@@ -8,6 +8,8 @@ func TestRedactURLMasksQueryValues(t *testing.T) {
 		"http://h/v1?a=1&b=&c":                        "http://h/v1?a=***&b=&***",
 		"http://u:pw@h/v1?token=abc":                  "http://u:***@h/v1?token=***",
 		"http://h/v1":                                 "http://h/v1",
+		"http://h/v1?token=a'b c\"d<e":                "http://h/v1?token=***",
+		"http://u:pw@h/v1?token=a b&k=x\"y#f":         "http://u:***@h/v1?token=***&k=***#f",
 		"GET http://h/v1/models?token=abc: refused":   "GET http://h/v1/models?token=***: refused",
 		`Post "http://h/v1/chat?key=k1&x=2": timeout`: `Post "http://h/v1/chat?key=***&x=***": timeout`,
 	} {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"path"
 	"strings"
 )
 
@@ -28,6 +29,15 @@ var runners = map[string]bool{
 	"env": true, "xargs": true, "command": true, "builtin": true, "nohup": true, "time": true,
 	"timeout": true, "nice": true, "ionice": true, "watch": true, "strace": true, "chroot": true,
 	"setsid": true, "stdbuf": true, "unbuffer": true, "script": true, "parallel": true, "busybox": true,
+	// Their second word is a host, a lock file, a date, a CPU mask…, the
+	// command comes after it: `ssh host` or `flock lock` would allow any.
+	"ssh": true, "flock": true, "faketime": true, "taskset": true, "chrt": true, "setarch": true,
+	"sg": true, "runuser": true, "pkexec": true, "unshare": true, "nsenter": true, "systemd-run": true,
+	"fakeroot": true, "firejail": true, "bwrap": true, "proxychains": true, "proxychains4": true,
+	"torsocks": true, "valgrind": true, "dbus-run-session": true, "numactl": true, "cpulimit": true,
+	"mpirun": true,
+	// A keyword whose next word is a command that runs on its own line.
+	"coproc": true,
 }
 
 // subcommand is a second word that names what the command does (`test`
@@ -59,7 +69,8 @@ func BashPrefix(args json.RawMessage) string {
 		return ""
 	}
 	words := cmds[0]
-	if words[0].quoted || !plainWord(words[0].text) || runners[words[0].text] {
+	// A runner named by its path (/usr/bin/timeout) is one too.
+	if words[0].quoted || !plainWord(words[0].text) || runners[path.Base(words[0].text)] {
 		return ""
 	}
 	prefix := words[0].text
@@ -146,11 +157,15 @@ type word struct {
 
 // simpleCommands splits a command line into its simple commands, each a
 // list of words, or says it cannot be read safely (ok false): command or
-// process substitution, ${…}, a backslash, parentheses, a redirection
-// other than 2>&1, a here-document, an unclosed quote, a control
-// character. Empty commands (`a;;`, a trailing &) are left out.
+// process substitution, ${…}, a backslash (even quoted), parentheses, a
+// redirection other than 2>&1, a here-document, an unclosed quote, a
+// control character. Comments are skipped; empty commands (`a;;`, a
+// trailing &) are left out.
 func simpleCommands(s string) (cmds [][]word, ok bool) {
-	if strings.Contains(s, "$(") || strings.Contains(s, "${") || strings.Contains(s, "`") {
+	// A backslash is refused even between single quotes: in $'…' bash
+	// reads \' as a quote that does not end the string, so a scanner
+	// that ends it there would take what bash runs for a quoted argument.
+	if strings.Contains(s, "$(") || strings.Contains(s, "${") || strings.ContainsAny(s, "`\\") {
 		return nil, false
 	}
 	var cur []word
@@ -201,10 +216,19 @@ func simpleCommands(s string) (cmds [][]word, ok bool) {
 			i = j
 		case c == ' ' || c == '\t':
 			endWord()
+		case c == '#' && !inWord:
+			// A word that starts with # starts a comment, to the end of
+			// the line, as bash reads it: a quote in it opens nothing,
+			// and the next line is a command of its own.
+			for i+1 < len(rs) && rs[i+1] != '\n' {
+				i++
+			}
 		case c == '\n' || c == ';' || c == '&' || c == '|':
 			endCommand()
-		case c == '2' && !inWord && strings.HasPrefix(string(rs[i:]), "2>&1") && (i+4 == len(rs) || strings.ContainsRune(" \t\n;&|", rs[i+4])):
+		case c == '2' && !inWord && i+3 < len(rs) && string(rs[i:i+4]) == "2>&1" && (i+4 == len(rs) || strings.ContainsRune(" \t\n;&|", rs[i+4])):
 			// 2>&1 sends stderr where stdout goes: it writes no file.
+			// (rs[i:i+4], not the rest of the line: a long line of 2s
+			// would copy it at each one.)
 			i += 3
 		case c == '\\' || c == '(' || c == ')' || c == '<' || c == '>':
 			return nil, false

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,12 @@ func TestBashPrefixOffered(t *testing.T) {
 		"cd x && npm test":      "",
 		"npm test | tail":       "",
 		"sudo rm -rf /":         "", // a runner
+		"/usr/bin/timeout 10 x": "", // a runner by its path
+		"/bin/bash x.sh":        "",
+		"ssh host ls":           "", // the command comes after the host
+		"flock lock make":       "",
+		"taskset 0x1 make":      "",
+		"coproc timeout 9 x":    "", // coproc runs the rest as a command
 		"bash -c 'rm -rf /'":    "",
 		"env X=1 npm test":      "",
 		"python -c 'print(1)'":  "", // code flag
@@ -85,6 +92,13 @@ func TestBashPrefixAllows(t *testing.T) {
 		"cd x && npm test":           false,
 		";":                          false,
 		"":                           false,
+		"npm test # '\nrm -rf x\n'":  false, // a comment: its quote opens nothing
+		"npm test #\"\nrm -rf x\n\"": false,
+		"npm test;#'\nrm -rf x\n'":   false,
+		"npm test $'\\' '\nrm x\n'":  false, // $'\'' does not end at \'
+		"npm test 'a\\b'":            false,
+		"npm test # rm -rf x":        true, // the comment runs nothing
+		"npm test a#'b'":             true, // # inside a word is a letter
 		"npm test 'a; rm -rf x'":     true, // quoted: one argument
 		"npm test \"a && b\" c":      true,
 	} {
@@ -94,5 +108,15 @@ func TestBashPrefixAllows(t *testing.T) {
 	}
 	if BashPrefixAllows(nil, cmdArgs("npm test")) {
 		t.Error("allowed with no prefix")
+	}
+}
+
+// A line of a million 2s is read in one pass: each 2 once compared the
+// rest of the line (a copy of it), and the 🔐 prompt of such a command
+// took minutes to come up (this test then times out).
+func TestBashPrefixLongLine(t *testing.T) {
+	c := "npm test " + strings.Repeat("2 ", 1<<19)
+	if BashPrefix(cmdArgs(c)) != "npm test" || !BashPrefixAllows([]string{"npm test"}, cmdArgs(c)) {
+		t.Error("a long line of plain words is not allowed")
 	}
 }

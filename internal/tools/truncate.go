@@ -32,7 +32,7 @@ func Truncate(s string, max int) string {
 	// it anew would land on that marker and replace the real count with
 	// a few characters.
 	if loc := truncatedMark.FindStringSubmatchIndex(s); loc != nil {
-		if prev, err := strconv.Atoi(s[loc[2]:loc[3]]); err == nil {
+		if prev, err := strconv.Atoi(s[loc[2]:loc[3]]); err == nil && prev <= maxCutCount {
 			return cut([]rune(s[:loc[0]]), prev, []rune(s[loc[1]:]), max)
 		}
 	}
@@ -76,6 +76,12 @@ func cut(head []rune, missing int, tail []rune, max int) string {
 }
 
 // truncatedMark finds the marker Truncate puts in an output it cut.
+// The output may hold a marker of its own (a file, a command's text):
+// a count no real cut reaches (maxCutCount) is not taken for one, so a
+// forged 9223372036854775807 does not overflow the sums into a negative
+// count.
+const maxCutCount = 1 << 40
+
 var truncatedMark = regexp.MustCompile(`\n\[\.\.\. (\d+) characters cut \.\.\.\]\n`)
 
 // UntruncatedLen is how many characters s had before Truncate cut it (its
@@ -88,7 +94,7 @@ func UntruncatedLen(s string) int {
 		return n
 	}
 	cut, err := strconv.Atoi(s[loc[2]:loc[3]])
-	if err != nil {
+	if err != nil || cut > maxCutCount {
 		return n
 	}
 	return n - utf8.RuneCountInString(s[loc[0]:loc[1]]) + cut
