@@ -64,7 +64,7 @@ func TestSessionKill9MidTurn(t *testing.T) {
 	for _, m := range msgs[1:] {
 		got = append(got, m["role"].(string)+":"+contentOf(m))
 	}
-	want := []string{"user:run both", "assistant:", "tool:FIRST_OUT\n", "tool:[not run: mm ended before this call ran]",
+	want := []string{"user:run both", "assistant:", "tool:FIRST_OUT\n", "tool:[cut off: mm ended while this call ran — it may have run, in part or whole]",
 		"assistant:[interrupted: mm ended before the turn was over]", "user:what happened?"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("messages after -continue:\n%q\nwant\n%q", got, want)
@@ -79,6 +79,64 @@ func TestSessionKill9MidTurn(t *testing.T) {
 	}
 	if s := readSession(t, files[0]); s["turns"] != 2.0 || s["resumedFrom"] != nil {
 		t.Errorf("the continued session: turns %v, resumedFrom %v", s["turns"], s["resumedFrom"])
+	}
+}
+
+// A mm killed while the first call of a reply runs leaves that reply in
+// the session: -continue sends the call the model asked for, answered as
+// cut off (it may have changed things), and the calls after it as not
+// run — never the question alone, as if the model had not answered.
+func TestSessionKill9DuringFirstCall(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig)
+	release := filepath.Join(dir, "release")
+	t.Cleanup(func() { os.WriteFile(release, nil, 0o600) })
+	srv := llmtest.New(t, llmtest.Turn{Text: "Building.", ToolCalls: []llmtest.ToolCall{
+		{ID: "c1", Name: "bash", Arguments: `{"command":"touch started; until [ -e release ]; do sleep 0.05; done"}`},
+		{ID: "c2", Name: "bash", Arguments: `{"command":"echo SECOND"}`},
+	}})
+	cmd := exec.Command(mmBin, "-c", cfg, "-p", "build it")
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), noUserConfig(t)...)
+	cmd.Env = append(cmd.Env, "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitFor(t, "the first command to start", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "started"))
+		return err == nil
+	})
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	os.WriteFile(release, nil, 0o600)
+	killed := srv.ChatRequests()[0].Body
+
+	srv.Push(llmtest.Turn{Text: "It was cut off."})
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-continue", "-p", "what happened?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	last := srv.ChatRequests()[1]
+	var got []string
+	for _, m := range messagesOf(t, last)[1:] {
+		got = append(got, m["role"].(string)+":"+contentOf(m))
+	}
+	want := []string{"user:build it", "assistant:Building.",
+		"tool:[cut off: mm ended while this call ran — it may have run, in part or whole]",
+		"tool:[not run: mm ended before this call ran]",
+		"assistant:[interrupted: mm ended before the turn was over]", "user:what happened?"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("messages after -continue:\n%q\nwant\n%q", got, want)
+	}
+	if !strings.Contains(string(last.Body), `"tool_calls":[{`) {
+		t.Errorf("the reply's calls were not sent again: %s", last.Body)
+	}
+	prefix := killed[:bytes.Index(killed, []byte(`],"tools":`))]
+	if !bytes.HasPrefix(last.Body, prefix) {
+		t.Errorf("the resumed request does not start with the killed one's:\nold %s\nnew %s", prefix, last.Body)
 	}
 }
 
