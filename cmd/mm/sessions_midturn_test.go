@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"mm/internal/llmtest"
 )
@@ -255,5 +256,50 @@ func TestACPLoadRefusesSessionInUse(t *testing.T) {
 	p.cmd.Wait()
 	if m := c.call("session/load", map[string]any{"sessionId": id, "cwd": dir, "mcpServers": []any{}}); m.Error != nil {
 		t.Errorf("session/load once the line mode has ended: %s", m.Raw)
+	}
+}
+
+// A mm killed while it asks for the summary that comes before a
+// question (automatic compression) leaves a session that holds that
+// question: -continue sends it, after the history as it was.
+func TestSessionKill9DuringCompression(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig+"context:\n  enabled: true\n  maxMessages: 4\n  keepLastTurns: 1\n")
+	srv := llmtest.NewWith(t, llmtest.Options{NCtx: -1}, llmtest.Turn{Text: "a1"}, llmtest.Turn{Text: "a2"})
+	for i, args := range [][]string{{"-p", "q1"}, {"-continue", "-p", "q2"}} {
+		if r := mm(t, dir, srv, noUserConfig(t), "", append([]string{"-c", cfg}, args...)...); r.code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i+1, r.code, r.stderr)
+		}
+	}
+	// The summary's answer never comes while the test runs.
+	srv.Push(llmtest.Turn{Text: "SUMMARY", FirstByteDelay: time.Minute})
+	cmd := exec.Command(mmBin, "-c", cfg, "-continue", "-p", "q3 survives")
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), noUserConfig(t)...)
+	cmd.Env = append(cmd.Env, "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitFor(t, "the summary request", func() bool { return len(srv.ChatRequests()) == 3 })
+	if !llmtest.IsSummaryRequest(&srv.ChatRequests()[2]) {
+		t.Fatalf("the third request is no summary request: %s", srv.ChatRequests()[2].Body)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	srv.Push(llmtest.Turn{Text: "SUMMARY: q1, q2."}, llmtest.Turn{Text: "a4"})
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-continue", "-p", "q4")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	reqs := srv.ChatRequests()
+	if len(reqs) != 5 || !llmtest.IsSummaryRequest(&reqs[3]) {
+		t.Fatalf("%d requests; want q1, q2, the killed summary, a summary, q4", len(reqs))
+	}
+	if body := string(reqs[3].Body) + string(reqs[4].Body); !strings.Contains(body, "q3 survives") {
+		t.Errorf("the question asked when mm was killed is lost:\n%s\n%s", reqs[3].Body, reqs[4].Body)
 	}
 }

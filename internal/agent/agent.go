@@ -185,8 +185,8 @@ type Agent struct {
 	checkpoint func(history []*ai.Message)
 }
 
-// OnCheckpoint sets f, called during a turn once the question is in the
-// history, before each tool call runs and after its result, with the
+// OnCheckpoint sets f, called during a turn once the question is asked
+// (before an automatic compression too), before each tool call runs and after its result, with the
 // conversation as it would stand if mm ended there: the call running
 // answered as cut off, the calls of the reply not run yet answered
 // "[not run: …]", and a closing note for the turn. A session writes it,
