@@ -157,6 +157,30 @@ func TestOllamaPromptCut(t *testing.T) {
 	})
 }
 
+// A prompt only a little over the window (Ollama's 4k default, a 16 KB
+// question: about 4.8k tokens, 2.4k at mm's lower bound) is cut as
+// surely as a long one: the server's count, capped at the window, is
+// checked against mm's likely size of the prompt too, not only against
+// its lower bound, which stays under the window. The same prompt in an
+// 8k window is no cut.
+func TestOllamaPromptCutJustOverWindow(t *testing.T) {
+	question := strings.Repeat("lorem ipsum dolor sit amet ", 600) // 16 KB
+	for _, tc := range []struct {
+		running int
+		cut     bool
+	}{{4096, true}, {8192, false}} {
+		srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", NCtx: 131072, RunningNCtx: tc.running, Truncate: true},
+			llmtest.Turn{Text: "an answer"})
+		r := mm(t, t.TempDir(), nil, ollamaEnv(srv, "qwen3"), question, "-p", "summarise")
+		if r.code != 0 || r.stdout != "an answer\n" {
+			t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
+		}
+		if n := strings.Count(r.stderr, "· the server cut the prompt: it read 4096 tokens of about "); tc.cut && n != 1 || !tc.cut && strings.Contains(r.stderr, "cut the prompt") {
+			t.Errorf("window %d: stderr:\n%s", tc.running, r.stderr)
+		}
+	}
+}
+
 // A first prompt over the assumed window is not refused on a guess:
 // mm has Ollama load the model and asks its real window first.
 func TestOllamaWindowConfirmedBeforeRefusing(t *testing.T) {

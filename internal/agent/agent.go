@@ -167,7 +167,7 @@ type Agent struct {
 	overflow func(tokens, window int) string
 	// confirm and promptCheck: SetWindowConfirm, SetPromptCheck.
 	confirm     func(context.Context) int
-	promptCheck func(ctx context.Context, sent, read int) string
+	promptCheck func(ctx context.Context, sent, likely, read int) string
 	// compaction is how the history is compressed (compact.go); nil
 	// until SetCompaction.
 	compaction *Compaction
@@ -316,9 +316,9 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		}
 		res.ModelCalls++
 		sent := len(a.history)
-		sentTokens := 0
+		sentTokens, likelyTokens := 0, 0
 		if a.promptCheck != nil {
-			sentTokens = a.sentEstimate()
+			sentTokens, likelyTokens = a.sentEstimate(), a.tokenEstimate()
 		}
 		resp, guard, partial, err := a.generate(ctx, ui)
 		if err != nil {
@@ -332,7 +332,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		}
 		a.fit.record(sent, resp.Usage)
 		addUsage(&res.Usage, resp.Usage)
-		a.checkPrompt(ctx, sentTokens, resp.Usage, ui)
+		a.checkPrompt(ctx, sentTokens, likelyTokens, resp.Usage, ui)
 
 		reply := a.recover(resp)
 		text := reply.Text

@@ -52,11 +52,17 @@ func (e *Engine) runningWindow(ctx context.Context) int {
 	return e.running
 }
 
+// overBy is how far (in %) mm's likely size of a prompt must pass the
+// window the model runs with, the server's count being within it, for
+// the prompt to be taken as cut: that estimate is no bound, and a prompt
+// that fits must not raise a false alarm for a few tokens of error.
+const overBy = 110
+
 // promptRead checks, after a model call to Ollama, the prompt tokens the
-// server read against mm's lower bound of what it sent: Ollama cuts the
-// start of a prompt over its window without an error. It returns the
-// notice for a cut, else "".
-func (e *Engine) promptRead(ctx context.Context, sent, read int) string {
+// server read against mm's lower bound of what it sent and its likely
+// size: Ollama cuts the start of a prompt over its window without an
+// error. It returns the notice for a cut, else "".
+func (e *Engine) promptRead(ctx context.Context, sent, likely, read int) string {
 	w := e.runningWindow(ctx)
 	if read <= 0 || sent <= 0 {
 		return ""
@@ -65,7 +71,14 @@ func (e *Engine) promptRead(ctx context.Context, sent, read int) string {
 	// the least mm sent is over the window the model runs with: the
 	// prompt could not fit, whatever the server counted.
 	if read*100 < sent*cutBelow || (w > 0 && sent > w && read <= w) {
-		return llm.PromptCut(e.Provider, e.Config.Model, read, sent, w)
+		return llm.PromptCut(e.Provider, e.Config.Model, read, sent, false, w)
+	}
+	// Or the prompt is likely well over that window while the server's
+	// count stays within it: a prompt a little over the window (the
+	// lower bound, at 8 bytes a token, still under it) is cut too, and
+	// Ollama's count is then the window, or what it kept.
+	if w > 0 && read <= w && likely*100 > w*overBy {
+		return llm.PromptCut(e.Provider, e.Config.Model, read, likely, true, w)
 	}
 	return ""
 }
