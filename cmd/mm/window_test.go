@@ -162,15 +162,17 @@ func TestOllamaPromptCut(t *testing.T) {
 // surely as a long one: the server's count, capped at the window, is
 // checked against mm's likely size of the prompt too, not only against
 // its lower bound, which stays under the window. The same prompt in an
-// 8k window is no cut.
+// 8k window is no cut, nor is one the tokenizer packed tighter than mm
+// guessed (a count well within the window: a cut fills it).
 func TestOllamaPromptCutJustOverWindow(t *testing.T) {
 	question := strings.Repeat("lorem ipsum dolor sit amet ", 600) // 16 KB
 	for _, tc := range []struct {
 		running int
+		usage   *llmtest.Usage
 		cut     bool
-	}{{4096, true}, {8192, false}} {
+	}{{4096, nil, true}, {8192, nil, false}, {4096, &llmtest.Usage{PromptTokens: 2500, CompletionTokens: 2}, false}} {
 		srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", NCtx: 131072, RunningNCtx: tc.running, Truncate: true},
-			llmtest.Turn{Text: "an answer"})
+			llmtest.Turn{Text: "an answer", Usage: tc.usage})
 		r := mm(t, t.TempDir(), nil, ollamaEnv(srv, "qwen3"), question, "-p", "summarise")
 		if r.code != 0 || r.stdout != "an answer\n" {
 			t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)

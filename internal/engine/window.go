@@ -56,7 +56,14 @@ func (e *Engine) runningWindow(ctx context.Context) int {
 // window the model runs with, the server's count being within it, for
 // the prompt to be taken as cut: that estimate is no bound, and a prompt
 // that fits must not raise a false alarm for a few tokens of error.
-const overBy = 110
+// filled is the share of the window (in %) that count must reach: a cut
+// prompt fills the window (Ollama keeps as much of it as fits), while a
+// count well within it is a prompt the tokenizer packed tighter than mm
+// guessed (long runs of spaces or of one character).
+const (
+	overBy = 110
+	filled = 90
+)
 
 // promptRead checks, after a model call to Ollama, the prompt tokens the
 // server read against mm's lower bound of what it sent and its likely
@@ -76,8 +83,8 @@ func (e *Engine) promptRead(ctx context.Context, sent, likely, read int) string 
 	// Or the prompt is likely well over that window while the server's
 	// count stays within it: a prompt a little over the window (the
 	// lower bound, at 8 bytes a token, still under it) is cut too, and
-	// Ollama's count is then the window, or what it kept.
-	if w > 0 && read <= w && likely*100 > w*overBy {
+	// Ollama's count is then the window, or nearly: what it kept.
+	if w > 0 && read <= w && read*100 >= w*filled && likely*100 > w*overBy {
 		return llm.PromptCut(e.Provider, e.Config.Model, read, likely, true, w)
 	}
 	return ""
