@@ -303,3 +303,44 @@ func TestSessionKill9DuringCompression(t *testing.T) {
 		t.Errorf("the question asked when mm was killed is lost:\n%s\n%s", reqs[3].Body, reqs[4].Body)
 	}
 }
+
+// An ACP session whose mm was killed while a call ran loads elsewhere
+// with that call replayed as failed, its text the cut-off note: it did
+// not complete.
+func TestACPLoadKilledMidCall(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig)
+	release := filepath.Join(dir, "release")
+	t.Cleanup(func() { os.WriteFile(release, nil, 0o600) })
+	srv := llmtest.New(t, llmtest.Turn{ToolCalls: []llmtest.ToolCall{
+		{ID: "c1", Name: "bash", Arguments: `{"command":"touch started; until [ -e release ]; do sleep 0.05; done"}`},
+	}})
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	c.prompt(sid, "wait")
+	waitFor(t, "the command to start", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "started"))
+		return err == nil
+	})
+	c.cmd.Process.Signal(syscall.SIGKILL)
+	c.cmd.Wait()
+	os.WriteFile(release, nil, 0o600)
+
+	c = startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	from := c.mark()
+	if m := c.call("session/load", map[string]any{"sessionId": sid, "cwd": dir, "mcpServers": []any{}}); m.Error != nil {
+		t.Fatalf("session/load: %s", m.Raw)
+	}
+	var end map[string]any
+	for _, u := range c.updates(sid, from, c.mark()) {
+		if u["sessionUpdate"] == "tool_call_update" {
+			end = u
+		}
+	}
+	if end == nil || end["status"] != "failed" || !strings.Contains(mustJSON(t, end), "[cut off: mm ended while this call ran") {
+		t.Errorf("the call cut off, as replayed: %v", end)
+	}
+	c.closeInput()
+}
