@@ -344,3 +344,40 @@ func TestACPLoadKilledMidCall(t *testing.T) {
 	}
 	c.closeInput()
 }
+
+// A mm killed while the model reads the request after a tool result: the
+// resumed request starts with that request's messages byte for byte —
+// the reply's call (its arguments as sent, whatever their spacing) and
+// its result came back from the file as they were sent.
+func TestSessionKill9PrefixAfterToolResult(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig)
+	srv := llmtest.New(t,
+		llmtest.Turn{Text: "Looking.", ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "bash", Arguments: `{ "command" : "printf 'a\tb\\n'" }`}}},
+		llmtest.Turn{Text: "never", FirstByteDelay: time.Minute})
+	cmd := exec.Command(mmBin, "-c", cfg, "-p", "look")
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), noUserConfig(t)...)
+	cmd.Env = append(cmd.Env, "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitFor(t, "the second request", func() bool { return len(srv.ChatRequests()) == 2 })
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	killed := srv.ChatRequests()[1].Body
+
+	srv.Push(llmtest.Turn{Text: "Done."})
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-continue", "-p", "and?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	last := srv.ChatRequests()[2].Body
+	prefix := killed[:bytes.Index(killed, []byte(`],"tools":`))]
+	if !bytes.HasPrefix(last, prefix) {
+		t.Errorf("the resumed request does not start with the killed one's:\nold %s\nnew %s", prefix, last)
+	}
+}
