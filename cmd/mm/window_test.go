@@ -6,8 +6,10 @@ package main_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -180,6 +182,41 @@ func TestOllamaPromptCutJustOverWindow(t *testing.T) {
 		if n := strings.Count(r.stderr, "· the server cut the prompt: it read 4096 tokens of about "); tc.cut && n != 1 || !tc.cut && strings.Contains(r.stderr, "cut the prompt") {
 			t.Errorf("window %d: stderr:\n%s", tc.running, r.stderr)
 		}
+	}
+}
+
+// The cut notice says to restart Ollama with a larger window: once that
+// is done, the next question is sent, not refused against the window
+// /api/ps said before the restart (mm asks again, and has the model
+// loaded, before refusing).
+func TestOllamaWindowAfterRestart(t *testing.T) {
+	question := strings.Repeat("lorem ipsum dolor sit amet ", 750) // 20 KB
+	srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", NCtx: 131072, RunningNCtx: 2048, Truncate: true},
+		llmtest.Turn{Text: "an answer without the start"}, llmtest.Turn{Text: "the whole of it"})
+	p := &plainMM{cmd: exec.Command(mmBin)}
+	p.cmd.Dir = t.TempDir()
+	p.cmd.Env = append(cleanEnv(), ollamaEnv(srv, "qwen3")...)
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
+	var err error
+	if p.in, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+	io.WriteString(p.in, question+"\n")
+	// The notice follows the answer's text: the count comes at its end.
+	waitFor(t, "the first answer and the cut notice", func() bool {
+		return strings.Contains(p.text(), "an answer without the start") && strings.Contains(p.text(), "the server cut the prompt")
+	})
+	srv.Restart(32768)
+	io.WriteString(p.in, "and now?\n/context\n")
+	p.in.Close()
+	p.cmd.Wait()
+	out := p.text()
+	if !strings.Contains(out, "the whole of it") || strings.Contains(out, "mm did not send it") || !strings.Contains(out, "of 32k tokens") {
+		t.Errorf("after the restart:\n%s", out[strings.Index(out, "an answer without"):])
 	}
 }
 

@@ -98,7 +98,13 @@ func (e *Engine) promptRead(ctx context.Context, sent, likely, read int) string 
 func (e *Engine) ConfirmWindow(ctx context.Context) int {
 	w, assumed := e.Window(ctx)
 	if !assumed {
-		return w
+		if e.Provider.Name != "ollama" || e.Config.ContextWindow > 0 {
+			return w
+		}
+		// A window /api/ps gave may be stale: Ollama restarted since, as
+		// the cut notice suggests, with a larger OLLAMA_CONTEXT_LENGTH.
+		// Asked again before refusing (a refusal is rare, a GET cheap).
+		return e.reconfirm(ctx, w)
 	}
 	model := e.Config.Model
 	e.windowMu.Lock()
@@ -121,6 +127,41 @@ func (e *Engine) ConfirmWindow(ctx context.Context) int {
 	e.windowMu.Unlock()
 	if n := e.runningWindow(ctx); n > 0 {
 		return n
+	}
+	return w
+}
+
+// reconfirm asks /api/ps again for the window of a model it gave w for;
+// a model no longer loaded (Ollama restarted, or its keep_alive passed)
+// is loaded first, within firstTokenTimeout. It returns w when nothing
+// says otherwise, and keeps w then.
+func (e *Engine) reconfirm(ctx context.Context, w int) int {
+	model := e.Config.Model
+	ask := func() int {
+		e.windowMu.Lock()
+		prev := e.running
+		e.runningFor = ""
+		e.windowMu.Unlock()
+		n := e.runningWindow(ctx)
+		if n <= 0 {
+			e.windowMu.Lock()
+			e.running = prev
+			e.windowMu.Unlock()
+		}
+		return n
+	}
+	if n := ask(); n > 0 {
+		return n
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	if d := e.Config.EffectiveFirstTokenTimeout(); d > 0 {
+		lctx, cancel = context.WithTimeout(ctx, d)
+	}
+	defer cancel()
+	if llm.OllamaLoad(lctx, e.Client.HTTP, e.Endpoint.BaseURL, model, e.Client.APIKey) {
+		if n := ask(); n > 0 {
+			return n
+		}
 	}
 	return w
 }
