@@ -22,7 +22,8 @@ import (
 // A mm killed with SIGKILL while its second tool call runs leaves a
 // session that holds the question and the first call's result; -continue
 // sends them, the prefix the killed mm sent byte for byte, the call that
-// never finished answered as not run. The killed mm's lock died with it:
+// never finished answered as cut off (it may have run). The killed mm's
+// lock died with it:
 // the conversation goes on in the same file.
 func TestSessionKill9MidTurn(t *testing.T) {
 	dir := t.TempDir()
