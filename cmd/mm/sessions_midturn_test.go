@@ -231,6 +231,38 @@ func TestACPLoadUnpromptedSession(t *testing.T) {
 	}
 }
 
+// A session an editor created over ACP and never prompted is newer
+// than the last conversation but holds none: -continue goes on with the
+// conversation, not with the empty session.
+func TestSessionContinueSkipsEmptyACPSession(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig)
+	srv := llmtest.New(t, llmtest.Turn{Text: "a1"}, llmtest.Turn{Text: "a2"})
+	if r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "q1"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	c.newSession(dir)
+	if code := c.closeInput(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if n := len(sessionFiles(t, dir)); n != 2 {
+		t.Fatalf("%d session files", n)
+	}
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-continue", "-p", "q2")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var got []string
+	for _, m := range messagesOf(t, srv.ChatRequests()[1])[1:] {
+		got = append(got, contentOf(m))
+	}
+	if strings.Join(got, ",") != "q1,a1,q2" {
+		t.Errorf("-continue sent %q, want the conversation q1, a1 and then q2", got)
+	}
+}
+
 // A session another mm holds (a line mode that resumed it and still
 // runs) is not loaded over ACP: the two would write one file.
 func TestACPLoadRefusesSessionInUse(t *testing.T) {
