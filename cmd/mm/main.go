@@ -233,10 +233,13 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return fail(oneshot.ExitUsage, termsafe.Text(err.Error()))
 	}
 	var done func(error)
+	// say is how done tells a failed save: the printer's line once there
+	// is one, which closes the reasoning line the warning would end.
+	say := warn
 	if sess != nil {
 		done = func(err error) {
 			if w := sess.done(err); w != "" {
-				warn(w)
+				say(w)
 			}
 		}
 	}
@@ -251,6 +254,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	p := ui.NewPrinter(stdout, stderr, cfg.ShowThinking, cfg.PreviewLines)
 	defer p.Close()
+	say = p.Line
 	return oneshot.Run(ctx, eng.Agent, question, oneshot.Options{Printer: p, DisplayCommands: cfg.DisplayCommands,
 		AnswerOnly: !term.IsTerminal(int(stdout.Fd())), Done: done})
 }

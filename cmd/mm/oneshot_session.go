@@ -55,8 +55,8 @@ func startOneshotSession(eng *engine.Engine, resume string, cont bool) (*oneshot
 		}
 		o.cur, o.lock = o.store.Continue(s, time.Now(), c.Model, c.Provider, eng.Cwd)
 	}
-	// During the turn, after the question and after each tool result: a
-	// kill -9 mid-turn loses neither.
+	// During the turn, after the question, before each tool call and after
+	// its result: a kill -9 mid-turn loses nothing said or run.
 	eng.Agent.OnCheckpoint(func(history []*ai.Message) {
 		s := *o.cur
 		s.Turns++

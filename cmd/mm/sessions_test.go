@@ -241,6 +241,31 @@ func TestSessionSymlinkRefused(t *testing.T) {
 	}
 }
 
+// mm -p says a session it cannot save on a line of its own, after the
+// model's reasoning line (it was written onto the end of that line).
+func TestSessionSaveFailureOneshotOwnLine(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig)
+	os.MkdirAll(filepath.Join(dir, ".mm"), 0o700)
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, ".mm", "sessions")); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, llmtest.Turn{Reasoning: "Just answer.", Text: "One."})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "hi")
+	if r.code != 0 || r.stdout != "One.\n" {
+		t.Fatalf("exit %d: %q %s", r.code, r.stdout, r.stderr)
+	}
+	var warning string
+	for _, line := range strings.Split(r.stderr, "\n") {
+		if strings.Contains(line, "the conversation is not saved]") {
+			warning = line
+		}
+	}
+	if !strings.HasPrefix(warning, "[sessions: cannot use ") || strings.Count(r.stderr, "not saved") != 1 {
+		t.Errorf("the warning is not a line of its own, once:\n%s", r.stderr)
+	}
+}
+
 // Two mm in the same project at the same time write two files; a turn
 // that mm stopped (the loop detector) is recorded with where: generation.
 func TestSessionTwoProcessesAndErrors(t *testing.T) {

@@ -6,8 +6,10 @@ package main_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -155,6 +157,67 @@ func TestOllamaPromptCut(t *testing.T) {
 			t.Errorf("%d chat requests, want 1", n)
 		}
 	})
+}
+
+// A prompt only a little over the window (Ollama's 4k default, a 16 KB
+// question: about 4.8k tokens, 2.4k at mm's lower bound) is cut as
+// surely as a long one: the server's count, capped at the window, is
+// checked against mm's likely size of the prompt too, not only against
+// its lower bound, which stays under the window. The same prompt in an
+// 8k window is no cut, nor is one the tokenizer packed tighter than mm
+// guessed (a count well within the window: a cut fills it).
+func TestOllamaPromptCutJustOverWindow(t *testing.T) {
+	question := strings.Repeat("lorem ipsum dolor sit amet ", 600) // 16 KB
+	for _, tc := range []struct {
+		running int
+		usage   *llmtest.Usage
+		cut     bool
+	}{{4096, nil, true}, {8192, nil, false}, {4096, &llmtest.Usage{PromptTokens: 2500, CompletionTokens: 2}, false}} {
+		srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", NCtx: 131072, RunningNCtx: tc.running, Truncate: true},
+			llmtest.Turn{Text: "an answer", Usage: tc.usage})
+		r := mm(t, t.TempDir(), nil, ollamaEnv(srv, "qwen3"), question, "-p", "summarise")
+		if r.code != 0 || r.stdout != "an answer\n" {
+			t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
+		}
+		if n := strings.Count(r.stderr, "· the server cut the prompt: it read 4096 tokens of about "); tc.cut && n != 1 || !tc.cut && strings.Contains(r.stderr, "cut the prompt") {
+			t.Errorf("window %d: stderr:\n%s", tc.running, r.stderr)
+		}
+	}
+}
+
+// The cut notice says to restart Ollama with a larger window: once that
+// is done, the next question is sent, not refused against the window
+// /api/ps said before the restart (mm asks again, and has the model
+// loaded, before refusing).
+func TestOllamaWindowAfterRestart(t *testing.T) {
+	question := strings.Repeat("lorem ipsum dolor sit amet ", 750) // 20 KB
+	srv := llmtest.NewWith(t, llmtest.Options{Provider: "ollama", ModelName: "qwen3:latest", NCtx: 131072, RunningNCtx: 2048, Truncate: true},
+		llmtest.Turn{Text: "an answer without the start"}, llmtest.Turn{Text: "the whole of it"})
+	p := &plainMM{cmd: exec.Command(mmBin)}
+	p.cmd.Dir = t.TempDir()
+	p.cmd.Env = append(cleanEnv(), ollamaEnv(srv, "qwen3")...)
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
+	var err error
+	if p.in, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+	io.WriteString(p.in, question+"\n")
+	// The notice follows the answer's text: the count comes at its end.
+	waitFor(t, "the first answer and the cut notice", func() bool {
+		return strings.Contains(p.text(), "an answer without the start") && strings.Contains(p.text(), "the server cut the prompt")
+	})
+	srv.Restart(32768)
+	io.WriteString(p.in, "and now?\n/context\n")
+	p.in.Close()
+	p.cmd.Wait()
+	out := p.text()
+	if !strings.Contains(out, "the whole of it") || strings.Contains(out, "mm did not send it") || !strings.Contains(out, "of 32k tokens") {
+		t.Errorf("after the restart:\n%s", out[strings.Index(out, "an answer without"):])
+	}
 }
 
 // A first prompt over the assumed window is not refused on a guess:

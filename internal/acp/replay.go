@@ -50,6 +50,14 @@ func (s *server) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (ac
 		if lock, err = store.Lock(id); errors.Is(err, session.ErrInUse) {
 			return acpsdk.LoadSessionResponse{}, invalidParams("session %s is in use by another mm: load it once that mm has ended", id)
 		}
+		// Read again under the lock: a holder may have written it and
+		// ended since the read above.
+		if lock != nil {
+			if stored, err = store.Load(id); err != nil {
+				lock.Release()
+				return acpsdk.LoadSessionResponse{}, invalidParams("%v", err)
+			}
+		}
 	}
 	l, err := s.open(p.SessionId, cwd, stored, p.McpServers)
 	if err != nil {

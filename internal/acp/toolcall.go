@@ -102,7 +102,9 @@ func failedOutput(out string) bool {
 	// bash says a kill (a cancel, its timeout, its output cap) on the
 	// last line, after what the command printed.
 	last := out[strings.LastIndexByte(out, '\n')+1:]
-	return strings.HasPrefix(out, "[error") || strings.HasPrefix(out, "[not run") ||
+	// A saved session's call that a kill cut off ("[cut off: mm ended
+	// while this call ran …]", agent.OnCheckpoint) did not complete.
+	return strings.HasPrefix(out, "[error") || strings.HasPrefix(out, "[not run") || strings.HasPrefix(out, "[cut off: mm ended ") ||
 		strings.HasPrefix(out, "[engine error") || strings.HasPrefix(out, "[fetch_content: error ") ||
 		(strings.HasPrefix(last, "[error: ") && strings.HasSuffix(last, "]")) ||
 		(strings.HasPrefix(first, "[") && strings.HasSuffix(first, " rejected by the user]")) ||

@@ -167,7 +167,7 @@ type Agent struct {
 	overflow func(tokens, window int) string
 	// confirm and promptCheck: SetWindowConfirm, SetPromptCheck.
 	confirm     func(context.Context) int
-	promptCheck func(ctx context.Context, sent, read int) string
+	promptCheck func(ctx context.Context, sent, likely, read int) string
 	// compaction is how the history is compressed (compact.go); nil
 	// until SetCompaction.
 	compaction *Compaction
@@ -185,9 +185,10 @@ type Agent struct {
 	checkpoint func(history []*ai.Message)
 }
 
-// OnCheckpoint sets f, called during a turn once the question is in the
-// history and after each tool result, with the conversation as it would
-// stand if mm ended there: the calls of the reply not run yet answered
+// OnCheckpoint sets f, called during a turn once the question is asked
+// (before an automatic compression too), before each tool call runs and after its result, with the
+// conversation as it would stand if mm ended there: the call running
+// answered as cut off, the calls of the reply not run yet answered
 // "[not run: …]", and a closing note for the turn. A session writes it,
 // so that a kill -9 mid-turn loses neither the question nor the tools'
 // work. f runs on the turn's goroutine with the agent busy: it must not
@@ -203,15 +204,23 @@ func (a *Agent) OnCheckpoint(f func(history []*ai.Message)) {
 // resume, that the turn did not finish.
 const checkpointNote = "[interrupted: mm ended before the turn was over]"
 
+// checkpointRunning answers, in a checkpoint, the call that was running:
+// it may have changed things, so the model must not read "not run".
+const checkpointRunning = "[cut off: mm ended while this call ran — it may have run, in part or whole]"
+
 // saveCheckpoint calls the checkpoint with the history, the results of
-// the running reply's calls so far (done) and the calls still to run.
-func (a *Agent) saveCheckpoint(done []*ai.Part, pending []*Call) {
+// the running reply's calls so far (done), the call starting (running,
+// nil when none) and the calls still to run.
+func (a *Agent) saveCheckpoint(done []*ai.Part, running *Call, pending []*Call) {
 	if a.checkpoint == nil {
 		return
 	}
 	h := append([]*ai.Message(nil), a.history...)
-	if len(done)+len(pending) > 0 {
+	if running != nil || len(done)+len(pending) > 0 {
 		parts := append([]*ai.Part(nil), done...)
+		if running != nil {
+			parts = append(parts, ai.NewToolResponsePart(&ai.ToolResponse{Name: running.Name, Ref: running.ID, Output: checkpointRunning}))
+		}
 		for _, c := range pending {
 			parts = append(parts, ai.NewToolResponsePart(&ai.ToolResponse{Name: c.Name, Ref: c.ID, Output: "[not run: mm ended before this call ran]"}))
 		}
@@ -293,7 +302,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	before := len(a.history)
 	a.history = append(a.history, ai.NewUserTextMessage(question))
 	a.turnStart = append([]*ai.Message(nil), a.history...)
-	a.saveCheckpoint(nil, nil)
+	a.saveCheckpoint(nil, nil, nil)
 	cutCalls := 0
 	for {
 		if res.ModelCalls >= a.opts.MaxTurns {
@@ -307,9 +316,9 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		}
 		res.ModelCalls++
 		sent := len(a.history)
-		sentTokens := 0
+		sentTokens, likelyTokens := 0, 0
 		if a.promptCheck != nil {
-			sentTokens = a.sentEstimate()
+			sentTokens, likelyTokens = a.sentEstimate(), a.tokenEstimate()
 		}
 		resp, guard, partial, err := a.generate(ctx, ui)
 		if err != nil {
@@ -323,7 +332,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		}
 		a.fit.record(sent, resp.Usage)
 		addUsage(&res.Usage, resp.Usage)
-		a.checkPrompt(ctx, sentTokens, resp.Usage, ui)
+		a.checkPrompt(ctx, sentTokens, likelyTokens, resp.Usage, ui)
 
 		reply := a.recover(resp)
 		text := reply.Text
@@ -545,6 +554,10 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 			return parts, ctx.Err()
 		}
 		t := a.opts.Tools.Lookup(c.Name)
+		// Before the call runs: a kill -9 while it runs leaves the reply
+		// that asked for it, and the call answered as cut off, not as
+		// never run (it may have changed things).
+		a.saveCheckpoint(parts, c, calls[i+1:])
 		ui.ToolStart(c)
 		start := time.Now()
 		if t == nil {
@@ -578,7 +591,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []*Call, ui UI, res *Result)
 		}
 		respond(c)
 		ui.ToolEnd(c)
-		a.saveCheckpoint(parts, calls[i+1:])
+		a.saveCheckpoint(parts, nil, calls[i+1:])
 	}
 	if ctx.Err() != nil {
 		return parts, ctx.Err()

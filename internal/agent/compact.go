@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -332,6 +333,12 @@ func (a *Agent) autoCompact(ctx context.Context, question string, ui UI) {
 		if cut <= head || historyBytes(a.history[head:cut])*4 < a.noGain*5 {
 			return
 		}
+	}
+	// The summary is a model call, as long as a turn's: a kill -9 during
+	// it must not lose the question, which is not in the history yet.
+	if a.checkpoint != nil {
+		h := append(slices.Clip(a.history), ai.NewUserTextMessage(question), ai.NewModelTextMessage(checkpointNote))
+		a.checkpoint(h)
 	}
 	rep, err := a.compact(ctx, ui)
 	var noGain *NoGainError

@@ -63,11 +63,13 @@ func (a *Agent) SetWindowConfirm(confirm func(context.Context) int) {
 }
 
 // SetPromptCheck has check called after each model call of a turn with
-// mm's lower bound of the prompt it sent (tokens) and the prompt tokens
-// the server reported (0: none): a server that cuts a long prompt
+// mm's lower bound of the prompt it sent (tokens), its likely size (the
+// compression's estimate: the server's last count and the bytes added
+// since at the bytes per token that count measured) and the prompt
+// tokens the server reported (0: none): a server that cuts a long prompt
 // without an error (Ollama) says so only there. A non-empty return is a
 // notice for the user.
-func (a *Agent) SetPromptCheck(check func(ctx context.Context, sent, read int) string) {
+func (a *Agent) SetPromptCheck(check func(ctx context.Context, sent, likely, read int) string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.promptCheck = check
@@ -110,7 +112,7 @@ func (a *Agent) sentEstimate() int {
 
 // checkPrompt runs the prompt check after a call that sent sent tokens
 // at least.
-func (a *Agent) checkPrompt(ctx context.Context, sent int, u *ai.GenerationUsage, ui UI) {
+func (a *Agent) checkPrompt(ctx context.Context, sent, likely int, u *ai.GenerationUsage, ui UI) {
 	if a.promptCheck == nil {
 		return
 	}
@@ -118,7 +120,7 @@ func (a *Agent) checkPrompt(ctx context.Context, sent int, u *ai.GenerationUsage
 	if u != nil {
 		read = u.InputTokens
 	}
-	if msg := a.promptCheck(ctx, sent, read); msg != "" {
+	if msg := a.promptCheck(ctx, sent, likely, read); msg != "" {
 		// The server's count of a prompt it cut measures what it kept,
 		// not the conversation: the next estimates go by the bytes.
 		a.fit.reset()

@@ -82,7 +82,7 @@ func TestWindowConfirmAndPromptCheck(t *testing.T) {
 	s.agent.SetWindowConfirm(func(context.Context) int { confirmed++; return 32768 })
 	type call struct{ sent, read int }
 	var calls []call
-	s.agent.SetPromptCheck(func(_ context.Context, sent, read int) string {
+	s.agent.SetPromptCheck(func(_ context.Context, sent, _, read int) string {
 		calls = append(calls, call{sent, read})
 		if read < sent {
 			return fmt.Sprintf("cut: %d < %d", read, sent)

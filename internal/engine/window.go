@@ -52,11 +52,24 @@ func (e *Engine) runningWindow(ctx context.Context) int {
 	return e.running
 }
 
+// overBy is how far (in %) mm's likely size of a prompt must pass the
+// window the model runs with, the server's count being within it, for
+// the prompt to be taken as cut: that estimate is no bound, and a prompt
+// that fits must not raise a false alarm for a few tokens of error.
+// filled is the share of the window (in %) that count must reach: a cut
+// prompt fills the window (Ollama keeps as much of it as fits), while a
+// count well within it is a prompt the tokenizer packed tighter than mm
+// guessed (long runs of spaces or of one character).
+const (
+	overBy = 110
+	filled = 90
+)
+
 // promptRead checks, after a model call to Ollama, the prompt tokens the
-// server read against mm's lower bound of what it sent: Ollama cuts the
-// start of a prompt over its window without an error. It returns the
-// notice for a cut, else "".
-func (e *Engine) promptRead(ctx context.Context, sent, read int) string {
+// server read against mm's lower bound of what it sent and its likely
+// size: Ollama cuts the start of a prompt over its window without an
+// error. It returns the notice for a cut, else "".
+func (e *Engine) promptRead(ctx context.Context, sent, likely, read int) string {
 	w := e.runningWindow(ctx)
 	if read <= 0 || sent <= 0 {
 		return ""
@@ -65,7 +78,14 @@ func (e *Engine) promptRead(ctx context.Context, sent, read int) string {
 	// the least mm sent is over the window the model runs with: the
 	// prompt could not fit, whatever the server counted.
 	if read*100 < sent*cutBelow || (w > 0 && sent > w && read <= w) {
-		return llm.PromptCut(e.Provider, e.Config.Model, read, sent, w)
+		return llm.PromptCut(e.Provider, e.Config.Model, read, sent, false, w)
+	}
+	// Or the prompt is likely well over that window while the server's
+	// count stays within it: a prompt a little over the window (the
+	// lower bound, at 8 bytes a token, still under it) is cut too, and
+	// Ollama's count is then the window, or nearly: what it kept.
+	if w > 0 && read <= w && read*100 >= w*filled && likely*100 > w*overBy {
+		return llm.PromptCut(e.Provider, e.Config.Model, read, likely, true, w)
 	}
 	return ""
 }
@@ -78,7 +98,13 @@ func (e *Engine) promptRead(ctx context.Context, sent, read int) string {
 func (e *Engine) ConfirmWindow(ctx context.Context) int {
 	w, assumed := e.Window(ctx)
 	if !assumed {
-		return w
+		if e.Provider.Name != "ollama" || e.Config.ContextWindow > 0 {
+			return w
+		}
+		// A window /api/ps gave may be stale: Ollama restarted since, as
+		// the cut notice suggests, with a larger OLLAMA_CONTEXT_LENGTH.
+		// Asked again before refusing (a refusal is rare, a GET cheap).
+		return e.reconfirm(ctx, w)
 	}
 	model := e.Config.Model
 	e.windowMu.Lock()
@@ -101,6 +127,41 @@ func (e *Engine) ConfirmWindow(ctx context.Context) int {
 	e.windowMu.Unlock()
 	if n := e.runningWindow(ctx); n > 0 {
 		return n
+	}
+	return w
+}
+
+// reconfirm asks /api/ps again for the window of a model it gave w for;
+// a model no longer loaded (Ollama restarted, or its keep_alive passed)
+// is loaded first, within firstTokenTimeout. It returns w when nothing
+// says otherwise, and keeps w then.
+func (e *Engine) reconfirm(ctx context.Context, w int) int {
+	model := e.Config.Model
+	ask := func() int {
+		e.windowMu.Lock()
+		prev := e.running
+		e.runningFor = ""
+		e.windowMu.Unlock()
+		n := e.runningWindow(ctx)
+		if n <= 0 {
+			e.windowMu.Lock()
+			e.running = prev
+			e.windowMu.Unlock()
+		}
+		return n
+	}
+	if n := ask(); n > 0 {
+		return n
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	if d := e.Config.EffectiveFirstTokenTimeout(); d > 0 {
+		lctx, cancel = context.WithTimeout(ctx, d)
+	}
+	defer cancel()
+	if llm.OllamaLoad(lctx, e.Client.HTTP, e.Endpoint.BaseURL, model, e.Client.APIKey) {
+		if n := ask(); n > 0 {
+			return n
+		}
 	}
 	return w
 }

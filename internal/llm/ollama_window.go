@@ -122,12 +122,17 @@ func OllamaLoad(ctx context.Context, client *http.Client, baseURL, model, apiKey
 }
 
 // PromptCut is the notice for a prompt the server read only part of: it
-// counted read tokens of at least sent (mm's lower bound) in a window of
-// window tokens (0 unknown). Ollama cuts the start of the conversation —
-// the system prompt and the tool definitions first — so the model
-// answered without them.
-func PromptCut(p Provider, model string, read, sent, window int) string {
-	msg := fmt.Sprintf("the server cut the prompt: it read %d tokens of at least %d sent — the model did not see the start of the conversation (its instructions and tools first)", read, sent)
+// counted read tokens of at least sent (mm's lower bound; about sent,
+// mm's likely size, when about) in a window of window tokens (0
+// unknown). Ollama cuts the start of the conversation — the system
+// prompt and the tool definitions first — so the model answered without
+// them.
+func PromptCut(p Provider, model string, read, sent int, about bool, window int) string {
+	of := "at least"
+	if about {
+		of = "about"
+	}
+	msg := fmt.Sprintf("the server cut the prompt: it read %d tokens of %s %d sent — the model did not see the start of the conversation (its instructions and tools first)", read, of, sent)
 	if window > 0 {
 		msg += fmt.Sprintf("; it runs with a %d-token window", window)
 	}

@@ -17,10 +17,23 @@ import (
 // model: Options.RunningNCtx, else NCtx (the trained length /api/show
 // reports).
 func (s *Server) runningWindow() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.opts.RunningNCtx > 0 {
 		return s.opts.RunningNCtx
 	}
 	return max(0, s.opts.NCtx)
+}
+
+// Restart imitates Ollama restarted with another window
+// (OLLAMA_CONTEXT_LENGTH=running): the model is no longer loaded, and
+// loads with that window.
+func (s *Server) Restart(running int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.RunningNCtx = running
+	s.opts.Loaded = false
+	s.modelLoaded = false
 }
 
 // markLoaded records that the model is loaded now.

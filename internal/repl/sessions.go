@@ -39,8 +39,8 @@ func (r *REPL) initSessions() {
 		r.eng.Agent.OnCompactionFailed(func(err error) {
 			r.recordError(session.WhereCompression, strings.Trim(err.Error(), "[]"))
 		})
-		// During a turn, after the question and after each tool result:
-		// a kill -9 mid-turn loses neither.
+		// During a turn, after the question, before each tool call and after
+		// its result: a kill -9 mid-turn loses nothing said or run.
 		r.eng.Agent.OnCheckpoint(r.checkpoint)
 	}
 }

@@ -61,9 +61,17 @@ func (l *Lock) Release() {
 // locked, when no other mm holds it; else a new session (locked) that
 // names s in resumedFrom and keeps its turns and errors. The lock is
 // nil when none could be taken.
+//
+// s was read before the lock was taken: a holder that wrote its file
+// again and ended meanwhile left a newer version, which writing s over
+// it would lose. Then s, as read, goes on in a new session too.
 func (st *Store) Continue(s *Session, now time.Time, model, provider, cwd string) (*Session, *Lock) {
 	if l, err := st.Lock(s.ID); err == nil {
-		return s, l
+		disk, err := st.Load(s.ID)
+		if err != nil || (disk.Updated.Equal(s.Updated) && disk.Turns == s.Turns && len(disk.Messages) == len(s.Messages)) {
+			return s, l
+		}
+		l.Release()
 	}
 	next := New(now, model, provider, cwd)
 	next.Turns, next.ResumedFrom, next.Errors = s.Turns, s.ID, s.Errors

@@ -30,6 +30,27 @@ func TestLockAndContinue(t *testing.T) {
 		t.Errorf("continuing a free session gave %+v", same)
 	}
 	l3.Release()
+
+	// Read while another mm held it, which wrote it again and ended
+	// before the lock was taken: the version read goes on in a new file,
+	// the newer one is kept.
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	read, err := st.Load(s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Turns++
+	s.Updated = s.Updated.Add(time.Second)
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	next, l4 := st.Continue(read, time.Now(), "m", "p", "/x")
+	if next.ID == s.ID || next.ResumedFrom != s.ID || l4 == nil {
+		t.Errorf("continuing a session written since it was read: %+v", next)
+	}
+	l4.Release()
 	var none *Lock
 	none.Release()
 }

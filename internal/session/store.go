@@ -200,7 +200,10 @@ func (st *Store) List() ([]Entry, error) {
 }
 
 // Latest is the session changed last (a file that does not load counts:
-// -continue must not silently skip the newest conversation).
+// -continue must not silently skip the newest conversation). A session
+// with no message yet is no conversation — ACP's session/new writes one
+// that an editor may never prompt —: the newest one that has messages
+// comes first, the newest empty one only when no other is left.
 func (st *Store) Latest() (*Session, error) {
 	list, err := st.List()
 	if err != nil {
@@ -208,6 +211,11 @@ func (st *Store) Latest() (*Session, error) {
 	}
 	if len(list) == 0 {
 		return nil, fmt.Errorf("there is no session in %s yet", st.Path())
+	}
+	for _, e := range list {
+		if e.Err != nil || len(e.Session.Messages) > 0 {
+			return e.Session, e.Err
+		}
 	}
 	return list[0].Session, list[0].Err
 }
