@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -83,6 +84,19 @@ type acpClient struct {
 	exited  chan struct{}
 	exitErr error
 	read1   chan struct{} // closed when stdout has been read to its end
+	// killed: the test killed mm on purpose, so the requests it left
+	// unanswered are no fault of mm's (the rest of its traffic is checked).
+	killed bool
+}
+
+// kill9 kills mm with SIGKILL, as a test of what survives it does, and
+// waits for it to be gone.
+func (c *acpClient) kill9() {
+	c.mu.Lock()
+	c.killed = true
+	c.mu.Unlock()
+	c.cmd.Process.Signal(syscall.SIGKILL)
+	<-c.exited
 }
 
 // startACP starts mm -acp in dir against srv (when given).
@@ -466,7 +480,13 @@ func (c *acpClient) checkSchema() {
 		testdeps.Unchecked(c.t, "ACP schema of the traffic ("+err.Error()+")")
 		return
 	}
+	c.mu.Lock()
+	killed := c.killed
+	c.mu.Unlock()
 	for _, p := range v.violations(conformant(c.Lines())) {
+		if killed && strings.Contains(p, ": mm never answered this ") {
+			continue
+		}
 		c.t.Errorf("ACP schema: %s", p)
 	}
 }

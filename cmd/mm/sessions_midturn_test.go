@@ -356,8 +356,7 @@ func TestACPLoadKilledMidCall(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, "started"))
 		return err == nil
 	})
-	c.cmd.Process.Signal(syscall.SIGKILL)
-	c.cmd.Wait()
+	c.kill9()
 	os.WriteFile(release, nil, 0o600)
 
 	c = startACP(t, dir, srv, nil, "-c", cfg)
