@@ -15,10 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // StaleAfter is the age from which a temporary file of mm's name pattern
@@ -36,41 +33,6 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string { return "the file " + e.Why }
-
-// CheckReplace says whether the existing file abs, whose info is prev, may
-// be replaced: the user must be allowed to write it, and the rename must
-// not change its owner. Replacing goes through a new file renamed over the
-// old one, which only needs write permission on the directory, so without
-// this check a read-only file, or another user's file in a directory the
-// user may write, would be silently replaced (the second one becoming the
-// user's). Root bypasses the mode bits, but a file with no write bit at
-// all has been made read-only on purpose, and root is refused it too.
-func CheckReplace(abs string, prev os.FileInfo) error {
-	perm := prev.Mode().Perm()
-	if perm&0o222 == 0 {
-		return &RefusedError{Why: fmt.Sprintf("is read-only (mode %04o)", perm)}
-	}
-	euid := os.Geteuid()
-	if euid == 0 {
-		return nil // root may write it, and gives it its owner back
-	}
-	st, _ := prev.Sys().(*syscall.Stat_t)
-	err := unix.Faccessat(unix.AT_FDCWD, abs, unix.W_OK, unix.AT_EACCESS)
-	switch {
-	case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
-		if st != nil {
-			return &RefusedError{Why: fmt.Sprintf("is not writable by you (mode %04o, owner uid %d)", perm, st.Uid)}
-		}
-		return &RefusedError{Why: fmt.Sprintf("is not writable by you (mode %04o)", perm)}
-	case errors.Is(err, unix.EROFS):
-		return &RefusedError{Why: "is on a read-only file system"}
-	}
-	if st != nil && int(st.Uid) != euid {
-		// A user cannot give a file away: the new file would be theirs.
-		return &RefusedError{Why: fmt.Sprintf("belongs to another user (uid %d), and replacing it would make it yours", st.Uid)}
-	}
-	return nil
-}
 
 // Write replaces (or creates) abs with data. prev is the existing file's
 // info, nil for a new file; an existing file that CheckReplace refuses is
@@ -114,7 +76,8 @@ func Write(abs, data string, prev os.FileInfo) error {
 var namedOnly = false
 
 // errNoTmpfile: the file system (or the kernel) cannot make unnamed
-// files, or /proc is missing to link one: the named way is used.
+// files, or /proc is missing to link one, or the platform has no
+// O_TMPFILE at all (macOS, Windows): the named way is used.
 var errNoTmpfile = errors.New("no O_TMPFILE")
 
 // perms is the mode a file is written with: 0666 minus the umask for a new
@@ -140,9 +103,7 @@ func fill(f *os.File, data string, prev os.FileInfo) error {
 		// group the user belongs to); CheckReplace refused what a plain
 		// user cannot give back. The owner first: a chown clears the
 		// set-user-ID and set-group-ID bits that the chmod then sets.
-		if st, ok := prev.Sys().(*syscall.Stat_t); ok {
-			_ = f.Chown(int(st.Uid), int(st.Gid))
-		}
+		keepOwner(f, prev)
 		if err := f.Chmod(perms(prev)); err != nil {
 			return err
 		}
@@ -153,66 +114,6 @@ func fill(f *os.File, data string, prev os.FileInfo) error {
 // tempName is a fresh temporary name for base in dir.
 func tempName(dir, base string) string {
 	return filepath.Join(dir, "."+base+".mm-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
-}
-
-// writeUnnamed writes through an O_TMPFILE file. It returns errNoTmpfile,
-// having changed nothing, when that way is not available.
-func writeUnnamed(abs, data string, prev os.FileInfo) error {
-	dir, base := filepath.Split(abs)
-	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, uint32(perms(prev).Perm()))
-	if err != nil {
-		// EOPNOTSUPP: the file system has no O_TMPFILE; EISDIR and
-		// EINVAL: the kernel does not know the flag.
-		if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EINVAL) {
-			return errNoTmpfile
-		}
-		return &fs.PathError{Op: "open", Path: dir, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), abs)
-	defer f.Close() // until it is linked, the file vanishes with its descriptor
-	if err := fill(f, data, prev); err != nil {
-		return err
-	}
-	if prev == nil {
-		// A new file takes its name at once: linkat never replaces.
-		err := link(fd, abs)
-		if errors.Is(err, unix.EEXIST) {
-			return &fs.PathError{Op: "create", Path: abs, Err: fs.ErrExist}
-		}
-		return err
-	}
-	for try := 0; ; try++ {
-		tmp := tempName(dir, base)
-		err := link(fd, tmp)
-		if errors.Is(err, unix.EEXIST) && try < 100 {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, abs); err != nil {
-			os.Remove(tmp)
-			return err
-		}
-		return nil
-	}
-}
-
-// link gives the unnamed file fd the name path. AT_EMPTY_PATH needs
-// CAP_DAC_READ_SEARCH; /proc/self/fd works for everyone where /proc is
-// mounted.
-func link(fd int, path string) error {
-	err := unix.Linkat(fd, "", unix.AT_FDCWD, path, unix.AT_EMPTY_PATH)
-	if err == nil || errors.Is(err, unix.EEXIST) {
-		return err
-	}
-	err = unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), unix.AT_FDCWD, path, unix.AT_SYMLINK_FOLLOW)
-	if err == nil || errors.Is(err, unix.EEXIST) {
-		return err
-	}
-	// No /proc, or a file system that will not link an unnamed file:
-	// the named way is tried (and gives its own error if it fails too).
-	return errNoTmpfile
 }
 
 // writeNamed writes through a named temporary file, removed on any failure.
@@ -287,7 +188,6 @@ func sweep(dir, base string) {
 		return
 	}
 	defer d.Close()
-	euid := os.Geteuid()
 	for {
 		names, err := d.Readdirnames(1024)
 		for _, n := range names {
@@ -299,7 +199,7 @@ func sweep(dir, base string) {
 			if err != nil || !info.Mode().IsRegular() || time.Since(info.ModTime()) < StaleAfter {
 				continue
 			}
-			if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != euid {
+			if !ownedByMe(info) {
 				continue
 			}
 			os.Remove(p)
