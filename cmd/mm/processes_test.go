@@ -85,6 +85,14 @@ func TestBashOutputCapKillsCommand(t *testing.T) {
 	t.Logf("killed at the cap; mm ran %s", took)
 }
 
+// portablePaths are the two ways mm guards its processes on Linux: its
+// own (Pdeathsig, inotify) and the portable one macOS takes, forced by
+// MM_PROCGUARD_PORTABLE=1 (docs/platforms.md, Processes).
+var portablePaths = []struct {
+	name string
+	env  []string
+}{{"native", nil}, {"portable", []string{"MM_PROCGUARD_PORTABLE=1"}}}
+
 // A job left running that prints without end (`yes > /dev/stdout &`,
 // which reopens the output file; a setsid one) is killed at the cap even
 // once mm has exited: the job below only starts printing when mm is gone.
@@ -93,52 +101,63 @@ func TestBackgroundJobCappedAfterExit(t *testing.T) {
 		{"reopened stdout", `(while kill -0 $MM 2>/dev/null; do sleep 0.05; done; exec yes > /dev/stdout) & echo $! > yes.pid`},
 		{"setsid", `setsid bash -c 'echo $$ > yes.pid; while kill -0 $MM 2>/dev/null; do sleep 0.05; done; exec yes' &`},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			srv := llmtest.New(t, bashCall("export MM=$PPID; "+tc.job+"\necho left"), llmtest.Turn{Text: "done"})
-			r := mm(t, dir, srv, nil, "", "-p", "go")
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s", r.code, r.stderr)
-			}
-			pid := waitPidFile(t, filepath.Join(dir, "yes.pid"), 10*time.Second)
-			// yes > /dev/stdout truncates the file: "left" may be gone.
-			if res := toolResults(srv); len(res) != 1 || (res[0] != "left\n" && res[0] != tools.NoOutput) {
-				t.Fatalf("tool results %q", res)
-			}
-			// The job writes about 1 GB/s: it must die near the cap.
-			// Past 4 times the cap it is not bounded (and the test stops
-			// it before it fills the disk).
-			limit := int64(4 * bashCapMiB << 20)
-			var peak int64
-			start := time.Now()
-			deadline := start.Add(30 * time.Second)
-			for !gone(pid) {
-				if st, err := os.Stat(fmt.Sprintf("/proc/%d/fd/1", pid)); err == nil {
-					peak = max(peak, st.Size())
-				}
-				if peak > limit {
-					syscall.Kill(pid, syscall.SIGKILL)
-					t.Fatalf("the job's output reached %d MiB", peak>>20)
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the job still runs after %s, output %d MiB", time.Since(start), peak>>20)
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-			t.Logf("job gone %s after its pid was read; largest size seen %d MiB", time.Since(start).Round(time.Millisecond), peak>>20)
-		})
+		for _, path := range portablePaths {
+			t.Run(tc.name+"/"+path.name, func(t *testing.T) { backgroundJobCapped(t, tc.job, path.env) })
+		}
 	}
 }
 
+func backgroundJobCapped(t *testing.T, job string, env []string) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, bashCall("export MM=$PPID; "+job+"\necho left"), llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, env, "", "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	pid := waitPidFile(t, filepath.Join(dir, "yes.pid"), 10*time.Second)
+	// yes > /dev/stdout truncates the file: "left" may be gone.
+	if res := toolResults(srv); len(res) != 1 || (res[0] != "left\n" && res[0] != tools.NoOutput) {
+		t.Fatalf("tool results %q", res)
+	}
+	// The job writes about 1 GB/s: it must die near the cap.
+	// Past 4 times the cap it is not bounded (and the test stops
+	// it before it fills the disk).
+	limit := int64(4 * bashCapMiB << 20)
+	var peak int64
+	start := time.Now()
+	deadline := start.Add(30 * time.Second)
+	for !gone(pid) {
+		if st, err := os.Stat(fmt.Sprintf("/proc/%d/fd/1", pid)); err == nil {
+			peak = max(peak, st.Size())
+		}
+		if peak > limit {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the job's output reached %d MiB", peak>>20)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job still runs after %s, output %d MiB", time.Since(start), peak>>20)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("job gone %s after its pid was read; largest size seen %d MiB", time.Since(start).Round(time.Millisecond), peak>>20)
+}
+
 // mm killed with SIGKILL while a command runs: the shell, its child, and a
-// setsid grandchild all die.
+// setsid grandchild all die, on both paths (without a parent-death
+// signal the guardian kills the shell too).
 func TestKill9KillsRunningCommand(t *testing.T) {
+	for _, path := range portablePaths {
+		t.Run(path.name, func(t *testing.T) { kill9KillsRunningCommand(t, path.env) })
+	}
+}
+
+func kill9KillsRunningCommand(t *testing.T, env []string) {
 	dir := t.TempDir()
 	srv := llmtest.New(t, bashCall(`echo $$ > shell.pid; sleep 300 & echo $! > sleep.pid; `+
 		`setsid bash -c 'echo $$ > setsid.pid; exec sleep 300' > /dev/null 2>&1 & sleep 300; true`), llmtest.Turn{Text: "never"})
 	cmd := exec.Command(mmBin, "-p", "wait")
 	cmd.Dir = dir
-	cmd.Env = append(cleanEnv(), "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+	cmd.Env = append(append(cleanEnv(), "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL()), env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -234,5 +253,45 @@ func TestReadFileBlockingFile(t *testing.T) {
 	}
 	if res := toolResults(srv); len(res) != 1 || !strings.HasPrefix(res[0], "cannot read /proc/kmsg") {
 		t.Errorf("tool results %q", res)
+	}
+}
+
+// mm killed with SIGKILL while an MCP server (a tied child, as language
+// servers and asked agents are) is in a call: the server and the child it
+// started (a sleep that does not read stdin) die too, on both paths: the
+// guardian kills the server's group (Linux's parent-death signal only
+// reaches the server).
+func TestKill9KillsTiedChild(t *testing.T) {
+	for _, path := range portablePaths {
+		t.Run(path.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := writeConfig(t, dir, "mcp:\n  servers:\n"+mcpTinyServer(t, "tiny", dir, "      env: {SPAWN: \"1\"}\n"))
+			srv := llmtest.New(t, llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("tiny_hang", `{}`)}}, llmtest.Turn{Text: "never"})
+			cmd := exec.Command(mmBin, "-c", cfg, "-p", "go")
+			cmd.Dir = dir
+			cmd.Env = append(append(cleanEnv(), "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL()), path.env...)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			mcpWaitHang(t, filepath.Join(dir, "called"), 1)
+			var pids []int
+			for _, l := range mcpWaitLines(t, filepath.Join(dir, "pids"), 2)[:2] {
+				pid, _ := strconv.Atoi(l)
+				pids = append(pids, pid)
+				t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+			}
+			cmd.Process.Kill()
+			cmd.Wait()
+			deadline := time.Now().Add(10 * time.Second)
+			for i, pid := range pids {
+				for !gone(pid) {
+					if time.Now().After(deadline) {
+						t.Fatalf("%s (pid %d) still runs after mm was killed", []string{"the MCP server", "its child"}[i], pid)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		})
 	}
 }

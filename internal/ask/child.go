@@ -102,10 +102,10 @@ func (p *Pool) start(ctx context.Context, name string, w *watch) (*child, error)
 	cmd := exec.Command(bin, "-acp", "-config", p.entries[name].Path)
 	cmd.Env = p.childEnv()
 	// A process group of its own: Ctrl-C in mm's terminal is mm's to
-	// handle (it cancels the ask), and Close kills the group. Pdeathsig:
-	// killed with mm, even by SIGKILL; it fires when the thread that
-	// started the child exits, hence the locked thread below.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// handle (it cancels the ask), and Close kills the group. Tied to mm:
+	// killed with it, even by SIGKILL (Pdeathsig on Linux, which fires
+	// when the thread that started the child exits, hence StartTied).
+	procguard.Tie(cmd)
 	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, err

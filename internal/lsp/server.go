@@ -145,10 +145,10 @@ func (s *server) start(ctx context.Context) (*proc, error) {
 	cmd := exec.Command(s.Path, s.Args...)
 	cmd.Dir = s.root
 	cmd.Env = s.env
-	// Pdeathsig: if mm itself is killed, the kernel kills the server too.
-	// It fires when the thread that started the child exits, hence the
-	// locked thread below that lives as long as the child.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Tied to mm: if mm itself is killed, the server dies too (Pdeathsig
+	// on Linux, which fires when the thread that started the child exits,
+	// hence StartTied's locked thread; the guardian elsewhere).
+	procguard.Tie(cmd)
 	// Our own pipe for stdin, not StdinPipe: its *os.File takes a write
 	// deadline, so a server that stops reading cannot block mm forever.
 	stdinR, stdin, err := os.Pipe()

@@ -23,13 +23,13 @@ type proc struct {
 
 // startProc runs a stdio server in dir, in its own process group (npx
 // starts node under it: stopping the group stops both) and tied to mm:
-// if mm is killed, the kernel kills the server (Pdeathsig, on a thread
-// that lives as long as the child: procguard.StartTied).
+// if mm is killed, the server dies too (procguard.Tie: Pdeathsig on
+// Linux, on a thread that lives as long as the child, procguard.StartTied).
 func startProc(command string, args, env []string, dir string, sn *schemas) (*proc, sdk.Transport, error) {
 	cmd := exec.Command(command, args...)
 	cmd.Dir = dir
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	procguard.Tie(cmd)
 	// Pipes of our own, not StdoutPipe: Wait would close the read end as
 	// soon as the server exits, under the SDK's feet.
 	inR, inW, err := os.Pipe()

@@ -1,60 +1,11 @@
+//go:build linux
+
 package procguard
 
 import (
 	"os"
-	"os/exec"
-	"strconv"
-	"syscall"
 	"testing"
-	"time"
 )
-
-// tempOutput is an unlinked output file as the bash tool makes it: a
-// write descriptor for the child, a read-only one kept.
-func tempOutput(t *testing.T) (w, r *os.File) {
-	t.Helper()
-	w, err := os.CreateTemp(t.TempDir(), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err = os.Open(w.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(w.Name())
-	t.Cleanup(func() { w.Close(); r.Close() })
-	return w, r
-}
-
-func gone(pid int) bool {
-	if syscall.Kill(pid, 0) == syscall.ESRCH {
-		return true
-	}
-	return isZombie(strconv.Itoa(pid))
-}
-
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !gone(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("pid %d still runs", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func start(t *testing.T, out *os.File, env []string, args ...string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdout, cmd.Env = out, env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd
-}
 
 // Writing follows who holds the file open for writing, our own read-only
 // descriptor aside.

@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"mm/internal/procguard"
 	"mm/internal/testdeps"
 )
 
@@ -126,8 +127,9 @@ func Start(t testing.TB, opts Options) *Server {
 	}
 	s.cmd = exec.Command(py, args...)
 	// Its own process group, killed whole at cleanup; and killed with the
-	// test binary if that dies first, so no server outlives the suite.
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// test binary if that dies first (Linux's Pdeathsig: the real tests
+	// run on Linux), so no server outlives the suite.
+	procguard.Tie(s.cmd)
 	s.cmd.Stderr = s.log
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {

@@ -182,9 +182,15 @@ func RunBash(ctx context.Context, opts BashOptions, command string) string {
 	cmd.Stderr = w
 	// Stdin nil is /dev/null. Own process group, so a timeout or a
 	// cancellation kills everything the command started, not just bash.
-	// Pdeathsig: killed with mm, even by SIGKILL; the guardian kills the
-	// rest of the group then.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Tied to mm: killed with it, even by SIGKILL (Pdeathsig on Linux);
+	// the guardian kills the rest of the group then (all of it on macOS).
+	procguard.Tie(cmd)
+	// The seam for the sandbox of a later issue: the platform's hook
+	// wraps the shell here, just before it starts.
+	if err := procguard.Confine(cmd); err != nil {
+		w.Close()
+		return fmt.Sprintf("[error: %v]", err)
+	}
 	job := procguard.Watch(cookie, out, BashOutputCap)
 	defer job.Finished()
 

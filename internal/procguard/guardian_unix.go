@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package procguard
 
 // The guardian is mm itself, re-executed with MM_PROCGUARD=<mm's pid> and
@@ -6,8 +8,12 @@ package procguard
 // started, its process group. The guardian
 //
 //   - kills a running call's processes (Sweep) when the socket closes
-//     without the call being finished: mm died, even by SIGKILL, and only
-//     its shell had a parent-death signal;
+//     without the call being finished: mm died, even by SIGKILL (only mm
+//     holds the other end, so its death is the socket's EOF), and only
+//     its shell had a parent-death signal (none on macOS);
+//   - kills the process groups of the children tied to mm (Tie,
+//     StartTied) when mm dies, where there is no parent-death signal
+//     (macOS, MM_PROCGUARD_PORTABLE=1);
 //   - watches the output file of a finished call for as long as a job left
 //     running holds it open for writing, and kills what holds it once it
 //     passes the cap: that file is unlinked and nobody reads it, so
@@ -19,11 +25,16 @@ package procguard
 // has an environment of one variable, stdio on /dev/null (a caller
 // reading mm's output through a pipe is not kept waiting) and / as its
 // directory. It wakes on inotify events of the files (a write, a close
-// after writing), and once a second to check again; without inotify it
-// polls every 20 ms.
+// after writing), and once a second to check again; without inotify
+// (macOS, the portable path) it polls every 20 ms: at about 1 GB/s
+// (`yes`) that lets some 20 MiB past the cap, as mm's own poll does while
+// the call runs.
+//
+// Messages are frames of frameSize bytes, so that they read the same
+// over SOCK_SEQPACKET (Linux) and SOCK_STREAM (macOS has no SEQPACKET
+// for AF_UNIX); the descriptor of an "add" comes with its frame.
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -57,12 +68,13 @@ func init() {
 		os.Exit(2)
 	}
 	parentPid = pid
+	portable = portable || os.Getenv(PortableVar) == "1"
 	runGuardian(sock)
 	os.Exit(0)
 }
 
 // msg is one message from mm: "add <id> <cap>" (with the file), "pgid <id>
-// <pgid>", "done <id>".
+// <pgid>", "done <id>", "tie <id> <pgid>", "untie <id>".
 type msg struct {
 	kind, id string
 	n        int64
@@ -89,14 +101,11 @@ type watcher struct {
 	byWd    map[int]*entry
 	ino     int // inotify descriptor, -1 = none
 	skip    []int
+	tied    map[string]int // process groups of the tied children
 }
 
 func newWatcher(skip ...int) *watcher {
-	w := &watcher{entries: map[string]*entry{}, byWd: map[int]*entry{}, ino: -1, skip: skip}
-	if fd, err := unix.InotifyInit1(unix.IN_CLOEXEC); err == nil {
-		w.ino = fd
-	}
-	return w
+	return &watcher{entries: map[string]*entry{}, byWd: map[int]*entry{}, ino: newNotifier(), skip: skip, tied: map[string]int{}}
 }
 
 // run handles messages until msgs is closed (mm is gone) and no file is
@@ -106,7 +115,7 @@ func (w *watcher) run(msgs <-chan msg) {
 	poll := 20 * time.Millisecond
 	if w.ino >= 0 {
 		poll = time.Second
-		go readInotify(w.ino, events)
+		go readNotify(w.ino, events)
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
@@ -114,8 +123,13 @@ func (w *watcher) run(msgs <-chan msg) {
 		select {
 		case m, ok := <-msgs:
 			if !ok {
-				// mm is gone: what was running dies with it.
+				// mm is gone: what was running dies with it, and the
+				// children tied to it.
 				msgs = nil
+				for id, pgid := range w.tied {
+					syscall.Kill(-pgid, syscall.SIGKILL)
+					delete(w.tied, id)
+				}
 				var ts []target
 				for _, e := range w.entries {
 					if e.running {
@@ -163,6 +177,12 @@ func (w *watcher) handle(m msg) {
 			w.finished(e)
 			w.check(e)
 		}
+	case "tie":
+		if m.n > 1 {
+			w.tied[m.id] = int(m.n)
+		}
+	case "untie":
+		delete(w.tied, m.id)
 	}
 }
 
@@ -172,7 +192,7 @@ func (w *watcher) handle(m msg) {
 func (w *watcher) finished(e *entry) {
 	e.running = false
 	if w.ino >= 0 && e.wd < 0 {
-		wd, err := unix.InotifyAddWatch(w.ino, "/proc/self/fd/"+strconv.Itoa(int(e.f.Fd())), unix.IN_MODIFY|unix.IN_CLOSE_WRITE)
+		wd, err := addWatch(w.ino, e.f)
 		if err == nil {
 			e.wd = wd
 			w.byWd[wd] = e
@@ -197,45 +217,18 @@ func (w *watcher) check(e *entry) {
 	if unix.Fstat(int(e.f.Fd()), &st) == nil && st.Size > e.cap {
 		sweep([]target{e.target()}, w.skip...)
 	}
-	if !Writing(e.f) {
+	if !stillWritten(e.f, e.target()) {
 		w.remove(e)
 	}
 }
 
 func (w *watcher) remove(e *entry) {
 	if e.wd >= 0 {
-		unix.InotifyRmWatch(w.ino, uint32(e.wd))
+		rmWatch(w.ino, e.wd)
 		delete(w.byWd, e.wd)
 	}
 	delete(w.entries, e.id)
 	e.f.Close()
-}
-
-// readInotify sends the watch of every event, 0 after a queue overflow.
-func readInotify(fd int, events chan<- uint32) {
-	buf := make([]byte, 4096)
-	for {
-		n, err := unix.Read(fd, buf)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || n <= 0 {
-			return
-		}
-		for off := 0; off+unix.SizeofInotifyEvent <= n; {
-			wd := int32(binary.NativeEndian.Uint32(buf[off:]))
-			mask := binary.NativeEndian.Uint32(buf[off+4:])
-			nameLen := binary.NativeEndian.Uint32(buf[off+12:])
-			off += unix.SizeofInotifyEvent + int(nameLen)
-			if mask&unix.IN_Q_OVERFLOW != 0 || wd < 0 {
-				wd = 0
-			}
-			if mask&unix.IN_IGNORED != 0 {
-				continue
-			}
-			events <- uint32(wd)
-		}
-	}
 }
 
 // runGuardian is the guardian's main: messages from sock until mm is gone.
@@ -244,33 +237,53 @@ func runGuardian(sock *os.File) {
 	msgs := make(chan msg, 16)
 	go func() {
 		defer close(msgs)
-		buf := make([]byte, 256)
-		oob := make([]byte, unix.CmsgSpace(4))
-		for {
-			n, oobn, _, _, err := unix.Recvmsg(int(sock.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+		readMsgs(sock, msgs)
+	}()
+	w.run(msgs)
+}
+
+// readMsgs sends the messages read from sock until its EOF.
+func readMsgs(sock *os.File, msgs chan<- msg) {
+	buf := make([]byte, frameSize)
+	oob := make([]byte, unix.CmsgSpace(4))
+	for {
+		// One frame, in as many reads as a stream takes; the
+		// descriptor comes with one of them.
+		var m msg
+		for got := 0; got < frameSize; {
+			n, oobn, _, _, err := unix.Recvmsg(int(sock.Fd()), buf[got:], oob, recvFlags)
 			if err == unix.EINTR {
 				continue
 			}
 			if err != nil || n == 0 {
+				if m.f != nil {
+					m.f.Close()
+				}
 				return // EOF: mm is gone
 			}
-			m := parseMsg(string(buf[:n]))
+			got += n
 			if cms, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil && len(cms) > 0 {
-				if fds, err := unix.ParseUnixRights(&cms[0]); err == nil && len(fds) > 0 {
-					m.f = os.NewFile(uintptr(fds[0]), "output")
-					for _, fd := range fds[1:] {
-						unix.Close(fd)
+				if fds, err := unix.ParseUnixRights(&cms[0]); err == nil {
+					for _, fd := range fds {
+						if m.f == nil {
+							unix.CloseOnExec(fd)
+							m.f = os.NewFile(uintptr(fd), "output")
+						} else {
+							unix.Close(fd)
+						}
 					}
 				}
 			}
-			if m.kind != "add" && m.f != nil {
-				m.f.Close()
-				m.f = nil
-			}
-			msgs <- m
 		}
-	}()
-	w.run(msgs)
+		f := m.f
+		m = parseMsg(string(buf))
+		m.f = f
+		if m.kind != "add" && m.f != nil {
+			m.f.Close()
+			m.f = nil
+		}
+		msgs <- m
+	}
 }
 
 func parseMsg(s string) msg {
@@ -285,6 +298,10 @@ func parseMsg(s string) msg {
 	return m
 }
 
+// frameSize is the size of every message: "add MM_CALL=<24 hex> <cap>"
+// fits with room to spare; the rest is spaces.
+const frameSize = 128
+
 // The client side, in mm.
 
 var (
@@ -296,6 +313,9 @@ var (
 	maxStart = 3 // guardians started at most per mm process (one that keeps dying is not worth more)
 )
 
+// ties are the tied children's groups, told again to a new guardian.
+var ties = map[string]int{}
+
 func guardianPid() int {
 	mu.Lock()
 	defer mu.Unlock()
@@ -304,15 +324,22 @@ func guardianPid() int {
 
 // startGuardian starts one, with mu held.
 func startGuardian() error {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	exe, err := selfExe()
+	if err != nil {
+		return err
+	}
+	fds, err := socketpair()
 	if err != nil {
 		return err
 	}
 	child := os.NewFile(uintptr(fds[1]), "procguard")
 	defer child.Close()
-	cmd := exec.Command("/proc/self/exe")
+	cmd := exec.Command(exe)
 	cmd.Args = []string{"mm-procguard"}
 	cmd.Env = []string{guardianVar + "=" + strconv.Itoa(os.Getpid())}
+	if portable {
+		cmd.Env = append(cmd.Env, PortableVar+"=1")
+	}
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{child}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -330,25 +357,30 @@ func startGuardian() error {
 func send(m msg) {
 	mu.Lock()
 	defer mu.Unlock()
-	text := m.kind + " " + m.id
-	if m.kind != "done" {
-		text += " " + strconv.FormatInt(m.n, 10)
+	switch m.kind {
+	case "tie":
+		ties[m.id] = int(m.n)
+	case "untie":
+		delete(ties, m.id)
 	}
 	for local == nil {
 		if sock < 0 {
-			if m.kind != "add" || starts >= maxStart {
+			if (m.kind != "add" && m.kind != "tie") || starts >= maxStart {
 				break // a guardian started now would not know the call
 			}
 			starts++
 			if startGuardian() != nil {
 				break
 			}
+			// A new guardian learns the children still tied (a tie that
+			// does not get through fails the message below too).
+			for id, pgid := range ties {
+				if id != m.id {
+					deliver(msg{kind: "tie", id: id, n: int64(pgid)})
+				}
+			}
 		}
-		var oob []byte
-		if m.f != nil {
-			oob = unix.UnixRights(int(m.f.Fd()))
-		}
-		err := unix.Sendmsg(sock, []byte(text), oob, nil, unix.MSG_NOSIGNAL|unix.MSG_DONTWAIT)
+		err := deliver(m)
 		if err == unix.EINTR {
 			continue
 		}
@@ -375,6 +407,29 @@ func send(m msg) {
 		m.f = os.NewFile(uintptr(fd), "output")
 	}
 	local <- m
+}
+
+// deliver sends m to the guardian as one frame, with mu held. A frame
+// sent in part (a stream socket's buffer full) is an error: the stream is
+// out of step, the guardian is replaced.
+func deliver(m msg) error {
+	text := m.kind + " " + m.id
+	if m.kind != "done" && m.kind != "untie" {
+		text += " " + strconv.FormatInt(m.n, 10)
+	}
+	if len(text) > frameSize {
+		return unix.EMSGSIZE
+	}
+	frame := []byte(text + strings.Repeat(" ", frameSize-len(text)))
+	var oob []byte
+	if m.f != nil {
+		oob = unix.UnixRights(int(m.f.Fd()))
+	}
+	n, err := unix.SendmsgN(sock, frame, oob, nil, sendFlags)
+	if err == nil && n != frameSize {
+		err = unix.EAGAIN
+	}
+	return err
 }
 
 // Job is one call as the guardian knows it.
