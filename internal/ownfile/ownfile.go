@@ -8,15 +8,10 @@
 package ownfile
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // DirPerm and FilePerm are the modes of what mm creates.
@@ -42,31 +37,9 @@ func Dir(base, dir string) (string, error) {
 	if !filepath.IsLocal(dir) {
 		return "", fmt.Errorf("%s leaves %s", dir, base)
 	}
-	fd, err := unix.Open(base, unix.O_DIRECTORY|unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return "", &os.PathError{Op: "open", Path: base, Err: err}
+	if err := impl.dirUnder(base, dir); err != nil {
+		return "", err
 	}
-	at := base
-	for _, comp := range strings.Split(filepath.Clean(dir), string(filepath.Separator)) {
-		at = filepath.Join(at, comp)
-		next, err := openDirAt(fd, comp)
-		if errors.Is(err, unix.ENOENT) {
-			created := false
-			if err = unix.Mkdirat(fd, comp, DirPerm); err == nil || errors.Is(err, unix.EEXIST) {
-				created = err == nil
-				next, err = openDirAt(fd, comp)
-			}
-			if created && err == nil && comp == MMDir {
-				ignoreAll(next)
-			}
-		}
-		unix.Close(fd)
-		if err != nil {
-			return "", describe(at, err)
-		}
-		fd = next
-	}
-	unix.Close(fd)
 	return filepath.Join(base, dir), nil
 }
 
@@ -75,39 +48,9 @@ func Dir(base, dir string) (string, error) {
 // traces, sessions) never shows in git status nor lands in a commit.
 const MMDir = ".mm"
 
-// ignoreAll writes the .gitignore of a .mm just created (best effort: a
-// missing one only makes git status noisier).
-func ignoreAll(dirfd int) {
-	fd, err := unix.Openat(dirfd, ".gitignore", unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, FilePerm)
-	if err != nil {
-		return
-	}
-	unix.Write(fd, []byte("*\n"))
-	unix.Close(fd)
-}
-
-func openDirAt(dirfd int, name string) (int, error) {
-	return unix.Openat(dirfd, name, unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_RDONLY|unix.O_CLOEXEC, 0)
-}
-
-// describe turns the errors of a refused component into words.
-func describe(path string, err error) error {
-	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
-		if fi, lerr := os.Lstat(path); lerr == nil {
-			if fi.Mode()&os.ModeSymlink != 0 {
-				return fmt.Errorf("%s is a symbolic link — mm does not follow links for its own files", path)
-			}
-			return fmt.Errorf("%s is not a directory", path)
-		}
-	}
-	return &os.PathError{Op: "open", Path: path, Err: err}
-}
-
 // Create makes a new file at path, 0600. It fails when anything is there
 // already, a symbolic link included (O_EXCL never follows one).
-func Create(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, FilePerm)
-}
+func Create(path string) (*os.File, error) { return impl.create(path) }
 
 // OpenAppend opens path for appending, creating it 0600 when missing. A
 // symbolic link or anything but a regular file is refused.
@@ -153,34 +96,20 @@ func ReadHead(path string, n int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, n))
 }
 
-// openRegular opens path without following a final symbolic link and
-// without blocking on a FIFO, then checks that it is a regular file.
-func openRegular(path string, flag int) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, FilePerm)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%s is a symbolic link — mm does not follow links for its own files", path)
-		}
-		if errors.Is(err, syscall.ENXIO) {
-			// O_WRONLY|O_NONBLOCK on a FIFO without a reader.
-			return nil, fmt.Errorf("%s is not a regular file", path)
-		}
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	// Back to blocking reads and writes for a regular file (O_NONBLOCK
-	// means nothing for one, but leave no surprise).
-	if err := unix.SetNonblock(int(f.Fd()), false); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+// impl is the platform's way of doing the checks (ownfile_unix.go,
+// ownfile_windows.go); the tests also run the portable one on Linux so
+// that it cannot rot unseen.
+var impl = native
+
+type ops struct {
+	dirUnder    func(base, dir string) error
+	create      func(path string) (*os.File, error)
+	openRegular func(path string, flag int) (*os.File, error)
+}
+
+func openRegular(path string, flag int) (*os.File, error) { return impl.openRegular(path, flag) }
+
+// symlinkRefused words the refusal of a link where mm's own file should be.
+func symlinkRefused(path string) error {
+	return fmt.Errorf("%s is a symbolic link — mm does not follow links for its own files", path)
 }

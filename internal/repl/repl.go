@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/chzyer/readline"
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"mm/internal/agent"
@@ -159,9 +158,9 @@ func (r *REPL) interactive(ctx context.Context) int {
 		// junk; its pastes are then told by the line break in one read.
 		pasteOn, pasteOff = "", ""
 	}
-	if orig, err := unix.IoctlGetTermios(r.fd, unix.TCGETS); err == nil {
+	if orig, err := term.GetState(r.fd); err == nil {
 		r.restoreTerm = func() {
-			_ = unix.IoctlSetTermios(r.fd, unix.TCSETS, orig)
+			_ = term.Restore(r.fd, orig)
 			io.WriteString(r.opts.Out, pasteOff)
 		}
 	}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package repl
 
 import "golang.org/x/sys/unix"
@@ -8,7 +10,7 @@ import "golang.org/x/sys/unix"
 // returns the carriage, so the streamed answer prints normally. It returns
 // the function that restores the previous mode.
 func keysMode(fd int) (restore func(), err error) {
-	old, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	old, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
 	if err != nil {
 		return func() {}, err
 	}
@@ -17,8 +19,8 @@ func keysMode(fd int) (restore func(), err error) {
 	t.Iflag &^= unix.IXON | unix.ICRNL
 	t.Cc[unix.VMIN] = 1
 	t.Cc[unix.VTIME] = 0
-	if err := unix.IoctlSetTermios(fd, unix.TCSETS, &t); err != nil {
+	if err := unix.IoctlSetTermios(fd, ioctlSetTermios, &t); err != nil {
 		return func() {}, err
 	}
-	return func() { _ = unix.IoctlSetTermios(fd, unix.TCSETS, old) }, nil
+	return func() { _ = unix.IoctlSetTermios(fd, ioctlSetTermios, old) }, nil
 }
