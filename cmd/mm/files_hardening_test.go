@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"mm/internal/llmtest"
 )
 
@@ -160,10 +158,9 @@ func TestKillDuringWrite(t *testing.T) {
 	}
 	// Without O_TMPFILE mm falls back to named temporary files, which a
 	// kill can leave (the next write of the file sweeps them once stale).
-	if fd, err := unix.Open(t.TempDir(), unix.O_TMPFILE|unix.O_WRONLY, 0o600); err != nil {
+	if err := tmpfileSupported(t.TempDir()); err != nil {
 		t.Logf("this file system has no O_TMPFILE (%v): stray temporary files are expected", err)
 	} else {
-		unix.Close(fd)
 		// A kill can land between the link of the finished unnamed file
 		// and its rename (a few microseconds, hit under load): that file
 		// is whole. One being filled never has a name.
