@@ -34,7 +34,7 @@ func TestSessionKill9MidTurn(t *testing.T) {
 	t.Cleanup(func() { os.WriteFile(release, nil, 0o600) })
 	srv := llmtest.New(t, llmtest.Turn{ToolCalls: []llmtest.ToolCall{
 		{ID: "c1", Name: "bash", Arguments: `{"command":"echo FIRST_OUT"}`},
-		{ID: "c2", Name: "bash", Arguments: `{"command":"until [ -e release ]; do sleep 0.05; done"}`},
+		{ID: "c2", Name: "bash", Arguments: `{"command":"touch second; until [ -e release ]; do sleep 0.05; done"}`},
 	}})
 	cmd := exec.Command(mmBin, "-c", cfg, "-p", "run both")
 	cmd.Dir = dir
@@ -49,6 +49,12 @@ func TestSessionKill9MidTurn(t *testing.T) {
 	waitFor(t, "the first result in the session file", func() bool {
 		files := sessionFiles(t, dir)
 		return len(files) == 1 && strings.Contains(readFileString(files[0]), `"output": "FIRST_OUT\n"`)
+	})
+	// The second call runs: the session was written before it started
+	// (killed before that, it would rightly read "not run").
+	waitFor(t, "the second command to run", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "second"))
+		return err == nil
 	})
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
