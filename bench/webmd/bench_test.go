@@ -13,6 +13,9 @@ var (
 )
 
 func loadCorpus(tb testing.TB) []Page {
+	if CorpusDir() == "" {
+		tb.Skip(ErrNoCorpus)
+	}
 	corpusOnce.Do(func() { corpus, corpusErr = Load(CorpusDir()) })
 	if corpusErr != nil {
 		tb.Fatalf("corpus %s: %v (set MM_HTML_CORPUS)", CorpusDir(), corpusErr)

@@ -7,6 +7,7 @@ package webmdbench
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -20,15 +21,14 @@ import (
 	"mm/internal/webmd"
 )
 
-// DefaultCorpus is the corpus directory relative to bench/webmd.
-const DefaultCorpus = "../../../shared/corpus/html"
+// ErrNoCorpus: MM_HTML_CORPUS is not set. The corpus of real pages is not
+// part of the repository (it is large and its pages are others'), so a
+// clone has none to default to.
+var ErrNoCorpus = errors.New("no corpus: set MM_HTML_CORPUS to a directory of HTML pages with a manifest.tsv (file, source, path, size, declared charset, base URL, notes)")
 
-// CorpusDir is $MM_HTML_CORPUS, else DefaultCorpus.
+// CorpusDir is $MM_HTML_CORPUS; "" when unset.
 func CorpusDir() string {
-	if d := os.Getenv("MM_HTML_CORPUS"); d != "" {
-		return d
-	}
-	return DefaultCorpus
+	return os.Getenv("MM_HTML_CORPUS")
 }
 
 // Page is one corpus page.

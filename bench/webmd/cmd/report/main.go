@@ -25,6 +25,10 @@ func main() {
 	doMem := flag.Bool("mem", true, "measure memory")
 	flag.Parse()
 
+	if webmdbench.CorpusDir() == "" {
+		fmt.Fprintln(os.Stderr, "report:", webmdbench.ErrNoCorpus)
+		os.Exit(2)
+	}
 	pages, err := webmdbench.Load(webmdbench.CorpusDir())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
