@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"mm/internal/regularfile"
 )
 
 // MaxFileSize is the largest configuration file mm reads: far above any
@@ -41,4 +43,23 @@ func checkInfo(mode fs.FileMode, size int64) error {
 		return errTooLarge
 	}
 	return nil
+}
+
+// readFile reads a configuration file once CheckFile allows it. The file
+// may be swapped for a FIFO or a device between the stat and the open:
+// regularfile.Read opens it without blocking, checks the descriptor again
+// and reads at most MaxFileSize bytes (a /proc file says size 0 whatever
+// it holds).
+func readFile(path string) ([]byte, error) {
+	if err := CheckFile(path); err != nil {
+		return nil, err
+	}
+	data, err := regularfile.Read(path, MaxFileSize)
+	switch {
+	case errors.Is(err, regularfile.ErrNotRegular):
+		return nil, errNotRegular
+	case errors.Is(err, regularfile.ErrTooLarge):
+		return nil, errTooLarge
+	}
+	return data, err
 }

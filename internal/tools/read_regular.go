@@ -3,19 +3,28 @@ package tools
 import (
 	"context"
 	"errors"
-)
+	"fmt"
 
-// errNotRegular is readRegular's refusal of what turned out, once opened,
-// not to be a regular file.
-var errNotRegular = errors.New("not a regular file")
+	"mm/internal/regularfile"
+)
 
 // beforeOpen, when set, runs just before readRegular opens its file: the
 // tests swap a FIFO in there, or block as a dead mount would.
 var beforeOpen func(path string)
 
-// errWouldBlock is readRegular's answer for a file whose read would wait
-// (/proc/kmsg once drained).
-var errWouldBlock = errors.New("its read would block")
+// readRegular reads a file the file tools load: a regular file of at most
+// MaxFileSize bytes, read without blocking on a FIFO or a pollable /proc
+// file swapped in after the stat (internal/regularfile).
+func readRegular(path string) ([]byte, error) {
+	if beforeOpen != nil {
+		beforeOpen(path)
+	}
+	data, err := regularfile.Read(path, MaxFileSize)
+	if errors.Is(err, regularfile.ErrTooLarge) {
+		return nil, fmt.Errorf("larger than %d MiB", MaxFileSize>>20)
+	}
+	return data, err
+}
 
 // runCancellable runs a file tool's call so that cancelling the turn
 // returns at once: a read that blocks anyway (a file on a dead mount, in

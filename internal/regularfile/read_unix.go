@@ -1,24 +1,20 @@
 //go:build unix
 
-package tools
+package regularfile
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 )
 
-// readRegular reads a file the file tools load. The stat check before it
-// can be outrun: a FIFO swapped in after it would block the read forever.
-// So the file is opened with O_NONBLOCK (a FIFO with no writer opens at
-// once; /proc/kmsg, a "regular" file, says EAGAIN instead of blocking when
+// Read reads path, at most limit bytes. A check before it (os.Stat) can
+// be outrun: a FIFO swapped in after it would block the read forever. So
+// the file is opened with O_NONBLOCK (a FIFO with no writer opens at once;
+// /proc/kmsg, a "regular" file, says EAGAIN instead of blocking when
 // drained), the opened descriptor is checked again, and no more than
-// MaxFileSize bytes are read: a /proc or /sys file says size 0 whatever it
+// limit bytes are read: a /proc or /sys file says size 0 whatever it
 // holds.
-func readRegular(path string) ([]byte, error) {
-	if beforeOpen != nil {
-		beforeOpen(path)
-	}
+func Read(path string, limit int) ([]byte, error) {
 	// Raw descriptor calls, not an *os.File: os would hand a pollable
 	// descriptor (/proc/kmsg) to the runtime's poller and wait for it to
 	// be readable, blocking all the same.
@@ -32,19 +28,19 @@ func readRegular(path string) ([]byte, error) {
 		return nil, err
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, errNotRegular
+		return nil, ErrNotRegular
 	}
-	data := make([]byte, 0, min(max(st.Size, 0)+1, MaxFileSize+1))
-	for len(data) <= MaxFileSize {
+	data := make([]byte, 0, int(min(max(st.Size, 0)+1, int64(limit)+1)))
+	for len(data) <= limit {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
 		}
-		n, err := syscall.Read(fd, data[len(data):min(cap(data), MaxFileSize+1)])
+		n, err := syscall.Read(fd, data[len(data):min(cap(data), limit+1)])
 		switch {
 		case err == syscall.EINTR:
 			continue
 		case err == syscall.EAGAIN:
-			return nil, errWouldBlock
+			return nil, ErrWouldBlock
 		case err != nil:
 			return nil, err
 		case n == 0:
@@ -52,5 +48,5 @@ func readRegular(path string) ([]byte, error) {
 		}
 		data = data[:len(data)+n]
 	}
-	return nil, fmt.Errorf("larger than %d MiB", MaxFileSize>>20)
+	return nil, ErrTooLarge
 }
