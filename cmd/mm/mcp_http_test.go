@@ -97,6 +97,13 @@ func (h *httpMCP) start() {
 		inner.ServeHTTP(&sessionRecorder{ResponseWriter: w, h: h, known: known}, r)
 	})
 	srv := &http.Server{Handler: mux}
+	// Each request on a connection of its own. A stopped server's closed
+	// connections are noticed by mm's client a moment later (its reading
+	// goroutine must run); a call in that moment, on a loaded machine,
+	// breaks on the old connection (EOF, told as a call that may have
+	// run, as it should be) instead of meeting the closed port. What the
+	// tests see must not depend on that moment.
+	srv.SetKeepAlivesEnabled(false)
 	h.mu.Lock()
 	h.srv, h.known = srv, known
 	h.mu.Unlock()

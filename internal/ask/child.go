@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -221,7 +220,7 @@ func (c *child) lost() bool {
 	case <-c.exited:
 	case <-time.After(cancelWait):
 		if c.pgid > 0 {
-			syscall.Kill(-c.pgid, syscall.SIGKILL)
+			procguard.KillGroup(c.pgid)
 		}
 	}
 	return true
@@ -267,7 +266,7 @@ func (c *child) stop(wait time.Duration) {
 	case <-time.After(wait):
 	}
 	if c.pgid > 0 {
-		syscall.Kill(-c.pgid, syscall.SIGKILL)
+		procguard.KillGroup(c.pgid)
 	}
 	<-c.exited
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"mm/internal/procguard"
@@ -528,7 +527,7 @@ func (p *proc) stop() {
 
 // kill SIGKILLs the process group and waits, boundedly, for the reaping.
 func (p *proc) kill() {
-	syscall.Kill(-p.pgid, syscall.SIGKILL)
+	procguard.KillGroup(p.pgid)
 	p.stdin.Close()
 	select {
 	case <-p.exited:

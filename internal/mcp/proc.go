@@ -3,7 +3,6 @@ package mcp
 import (
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,13 +62,13 @@ func startProc(command string, args, env []string, dir string, sn *schemas) (*pr
 // still there after a moment. It returns once the server has exited.
 func (p *proc) stop() {
 	p.stdin.Close()
-	syscall.Kill(-p.pgid, syscall.SIGTERM)
+	procguard.StopGroup(p.pgid)
 	select {
 	case <-p.exited:
 	case <-time.After(2 * time.Second):
 	}
 	// The group may outlive its leader (npx's node): kill what is left.
-	syscall.Kill(-p.pgid, syscall.SIGKILL)
+	procguard.KillGroup(p.pgid)
 	select {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):

@@ -91,11 +91,22 @@ func (j *Job) Finished() {}
 // Sweep kills the call's shell; what it started and left is found by
 // nothing on Windows (it dies with mm's job).
 func Sweep(pid int, cookie string, out *os.File) int {
-	if p, err := os.FindProcess(pid); err == nil && pid > 0 {
-		p.Kill()
-	}
+	KillGroup(pid)
 	return 0
 }
 
 // Writing cannot tell on Windows: it says nobody writes.
 func Writing(f *os.File) bool { return false }
+
+// StopGroup ends the tied child pid: Windows has no polite signal for a
+// process without a window, so it is killed; what it started stays in
+// mm's job until mm exits.
+func StopGroup(pid int) { KillGroup(pid) }
+
+// KillGroup kills the tied child pid; what it started stays in mm's job
+// until mm exits.
+func KillGroup(pid int) {
+	if p, err := os.FindProcess(pid); err == nil && pid > 0 {
+		p.Kill()
+	}
+}

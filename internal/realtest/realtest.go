@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -239,7 +238,7 @@ func (s *Server) Log() string { return s.log.String() }
 
 func (s *Server) stop() {
 	if s.cmd.Process != nil {
-		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		procguard.KillGroup(s.cmd.Process.Pid)
 	}
 	select {
 	case <-s.done:

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"mm/internal/config"
@@ -245,12 +244,12 @@ wait:
 			}
 		case <-timer.C:
 			marker = fmt.Sprintf("[error: %s timeout exceeded]", config.FormatDuration(timeout))
-			syscall.Kill(-pgid, syscall.SIGTERM)
+			procguard.StopGroup(pgid)
 			select {
 			case <-done:
 				// Even when bash died of SIGTERM, a child that ignores it
 				// may still be in the group: finish it off.
-				syscall.Kill(-pgid, syscall.SIGKILL)
+				procguard.KillGroup(pgid)
 				procguard.Sweep(pgid, cookie, out)
 			case <-time.After(bashTermGrace):
 				killAll(pgid, cookie, out, done)
@@ -289,7 +288,7 @@ func appendLine(text, line string) string {
 // and waits, boundedly, for bash to be reaped, so the output file is
 // complete when it is read back.
 func killAll(pgid int, cookie string, out *os.File, done <-chan error) {
-	syscall.Kill(-pgid, syscall.SIGKILL)
+	procguard.KillGroup(pgid)
 	procguard.Sweep(pgid, cookie, out)
 	select {
 	case <-done:
