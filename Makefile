@@ -47,11 +47,7 @@ test-deps:
 	.ci/deps
 
 # The release targets: CI builds, vets and compiles the tests of each.
-# windows/amd64 joins them once ./cmd/mm builds there (issue #21: the
-# ACP facade's stdout juggling, the process groups of lsp/ask/mcp/bash and
-# the Unix-only test files are left); `make cross TARGETS=windows/amd64`
-# shows what still breaks.
-TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 
 # cross: a break on any target fails. go vet type-checks the test files
 # too; go test -run '^$$' -exec true links each package's test binary

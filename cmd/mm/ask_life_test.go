@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -169,8 +168,7 @@ func TestAskAgentHungChildWhileReading(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	syscall.Kill(pid, syscall.SIGSTOP)
-	defer syscall.Kill(pid, syscall.SIGCONT)
+	defer pausePid(t, pid)()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("mm: %v", err)
 	}

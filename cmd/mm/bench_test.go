@@ -1,3 +1,5 @@
+//go:build !windows
+
 package main_test
 
 import (
@@ -6,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -102,4 +105,16 @@ func BenchmarkTenTurnRun(b *testing.B) {
 	}
 	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
 	b.ReportMetric(float64(gaps.Microseconds())/1000/float64(nGaps), "ms-gap/turn")
+}
+
+// BenchmarkFirstRequestAgentsMD is BenchmarkFirstRequest started in a
+// subdirectory of a repository whose root holds an AGENTS.md of 8 KB: the
+// walk up to the root, the read and the longer first request.
+func BenchmarkFirstRequestAgentsMD(b *testing.B) {
+	root := b.TempDir()
+	sub := filepath.Join(root, "a", "b", "c")
+	os.MkdirAll(sub, 0o755)
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte(strings.Repeat("- Run the tests before you answer.\n", 240)), 0o644)
+	firstRequest(b, sub, false)
 }

@@ -8,14 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
 func TestConfigMustBeASmallRegularFile(t *testing.T) {
 	const notRegular = ": cannot read the file: it is not a regular file (a configuration is a file of at most 1 MiB)]\n"
 	fifo := func(t *testing.T, path string) string {
-		if err := syscall.Mkfifo(path, 0o644); err != nil {
+		if err := makeFIFO(path); err != nil {
 			t.Fatal(err)
 		}
 		return path

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"mm/internal/llmtest"
@@ -375,23 +374,11 @@ func TestAgentsMDHostile(t *testing.T) {
 
 	// A FIFO would block a plain read forever.
 	os.Remove(agents)
-	if err := syscall.Mkfifo(agents, 0o644); err != nil {
+	if err := makeFIFO(agents); err != nil {
 		t.Fatal(err)
 	}
 	sys, r = run()
 	if want := "[warning: ../../AGENTS.md is not a regular file — not read]\n"; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 	}
-}
-
-// BenchmarkFirstRequestAgentsMD is BenchmarkFirstRequest started in a
-// subdirectory of a repository whose root holds an AGENTS.md of 8 KB: the
-// walk up to the root, the read and the longer first request.
-func BenchmarkFirstRequestAgentsMD(b *testing.B) {
-	root := b.TempDir()
-	sub := filepath.Join(root, "a", "b", "c")
-	os.MkdirAll(sub, 0o755)
-	os.Mkdir(filepath.Join(root, ".git"), 0o755)
-	os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte(strings.Repeat("- Run the tests before you answer.\n", 240)), 0o644)
-	firstRequest(b, sub, false)
 }

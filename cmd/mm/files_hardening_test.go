@@ -1,3 +1,5 @@
+//go:build !windows
+
 package main_test
 
 // Hardening of the file tools and of the corrections sent to the model

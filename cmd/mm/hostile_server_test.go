@@ -1,3 +1,5 @@
+//go:build !windows
+
 package main_test
 
 // A model server is untrusted input: these tests drive the mm binary

@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -180,7 +179,7 @@ func killServer(t *testing.T, dir, name string, killed *int) func(*llmtest.Reque
 	return func(*llmtest.Request) error {
 		pid := serverOf(t, dir, name)
 		if pid > 0 {
-			syscall.Kill(-pid, syscall.SIGKILL)
+			killGroup(pid)
 			groupAlive(pid)
 			*killed = pid
 		}

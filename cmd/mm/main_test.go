@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -483,7 +482,7 @@ func TestInterruptKillsCommand(t *testing.T) {
 	if !strings.Contains(errb.String(), "[interrupted]") {
 		t.Errorf("stderr: %s", errb.String())
 	}
-	if syscall.Kill(pid, 0) == nil {
+	if !pidGone(pid) {
 		t.Errorf("the command's shell %d still runs", pid)
 	}
 	if n := len(srv.ChatRequests()); n != 1 {

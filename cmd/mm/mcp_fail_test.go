@@ -2,14 +2,12 @@ package main_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -67,7 +65,7 @@ func TestMCPServerKilledMidCall(t *testing.T) {
 			mcpWaitHang(t, called, i)
 			pids := mcpWaitLines(t, filepath.Join(dir, "pids"), i)
 			pid, _ := strconv.Atoi(pids[i-1])
-			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			if err := killPid(pid); err != nil {
 				killer <- err
 				return
 			}
@@ -107,7 +105,7 @@ func mcpWaitGone(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		if pidGone(pid) {
 			return
 		}
 		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {

@@ -1,3 +1,5 @@
+//go:build !windows
+
 package main_test
 
 // Processes and resources, through the binary: a command's output cannot
@@ -8,7 +10,6 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,40 +26,6 @@ import (
 
 // bashCap is the bash output cap (tools.BashOutputCap) as the model reads it.
 const bashCapMiB = 64
-
-// gone reports whether pid no longer runs (a zombie is dead too: a
-// reparented child may wait for a PID 1 that does not reap).
-func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	i := bytes.LastIndexByte(stat, ')')
-	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
-}
-
-// waitPidFile waits for a pid the command writes (`echo $! > file`), and
-// makes sure the process is killed when the test ends whatever happens.
-func waitPidFile(t *testing.T, path string, within time.Duration) int {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil && bytes.HasSuffix(b, []byte("\n")) {
-			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-			if err != nil {
-				t.Fatalf("%s: %q", path, b)
-			}
-			t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
-			return pid
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no pid in %s after %s", path, within)
-	return 0
-}
 
 // A command that prints without end is killed at the cap, and the model
 // reads why, after the end of what it printed.

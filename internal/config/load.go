@@ -87,8 +87,10 @@ func UserPath(getenv func(string) string) string {
 	if dir := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(dir) {
 		return filepath.Join(dir, "mm", ImplicitPath)
 	}
-	if home := getenv("HOME"); filepath.IsAbs(home) {
-		return filepath.Join(home, ".config", "mm", ImplicitPath)
+	for _, v := range homeVars {
+		if home := getenv(v); filepath.IsAbs(home) {
+			return filepath.Join(home, ".config", "mm", ImplicitPath)
+		}
 	}
 	return ""
 }

@@ -1,3 +1,5 @@
+//go:build !windows
+
 package lsp
 
 // Timings per real server: start → initialize, the first definition on a

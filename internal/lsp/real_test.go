@@ -1,3 +1,5 @@
+//go:build !windows
+
 package lsp
 
 // The actions on real servers: gopls and typescript-language-server, as

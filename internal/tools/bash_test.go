@@ -3,12 +3,10 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -39,22 +37,6 @@ func runBashWithin(t *testing.T, ctx context.Context, limit time.Duration, opts 
 	return got
 }
 
-// processGone reports whether pid no longer runs. A killed child whose
-// parent died too may stay a zombie when PID 1 does not reap: it is dead
-// all the same.
-func processGone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	// "pid (comm) S ...": the state follows the last ')'.
-	i := strings.LastIndexByte(string(stat), ')')
-	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
-}
-
 func waitGone(t *testing.T, what string, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(bashPromptly)
@@ -78,7 +60,7 @@ func readPid(t *testing.T, path string) int {
 				t.Fatalf("bad pid in %s: %q", path, b)
 			}
 			// Never leave a stray process behind if the test fails.
-			t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+			t.Cleanup(func() { killPid(pid) })
 			return pid
 		}
 		if time.Now().After(deadline) {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -43,15 +42,6 @@ func fileText(t *testing.T, o FileOptions, name string) string {
 		t.Fatal(err)
 	}
 	return string(data)
-}
-
-func fileInode(t *testing.T, path string) uint64 {
-	t.Helper()
-	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return info.Sys().(*syscall.Stat_t).Ino
 }
 
 // noTempFiles fails when a temporary file of writeAtomic is left in dir.
@@ -244,7 +234,7 @@ func TestWritesAreAtomicAndKeepTheMode(t *testing.T) {
 	script := filepath.Join(o.Dir, "run.sh")
 	// A umask that strips group and other bits from any created file: the
 	// temporary file's mode must be set, not left to creation.
-	defer syscall.Umask(syscall.Umask(0o077))
+	defer setUmask(setUmask(0o077))
 	for _, mode := range []os.FileMode{0o751, 0o775, 0o600} {
 		if err := os.Chmod(script, mode); err != nil {
 			t.Fatal(err)
@@ -334,10 +324,6 @@ func TestNormalizeRoundTrip(t *testing.T) {
 	if detectEnding("a\r\nb\n") != endingMixed || detectEnding("a\r\n") != endingCRLF || detectEnding("a\n") != endingLF {
 		t.Error("detectEnding")
 	}
-}
-
-func makeFIFO(path string) error {
-	return syscall.Mkfifo(path, 0o644)
 }
 
 // write_file and edit_file refuse a file without any write bit, root
