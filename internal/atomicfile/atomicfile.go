@@ -199,7 +199,7 @@ func sweep(dir, base string) {
 			if err != nil || !info.Mode().IsRegular() || time.Since(info.ModTime()) < StaleAfter {
 				continue
 			}
-			if !ownedByMe(info) {
+			if !ownedByMe(p, info) {
 				continue
 			}
 			os.Remove(p)

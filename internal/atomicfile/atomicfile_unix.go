@@ -58,7 +58,7 @@ func keepOwner(f *os.File, prev os.FileInfo) {
 
 // ownedByMe says whether the file is the effective user's: the sweep
 // removes no one else's file.
-func ownedByMe(info os.FileInfo) bool {
+func ownedByMe(_ string, info os.FileInfo) bool {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	return ok && int(st.Uid) == os.Geteuid()
 }

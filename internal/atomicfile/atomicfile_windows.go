@@ -8,6 +8,8 @@ package atomicfile
 import (
 	"fmt"
 	"os"
+
+	"golang.org/x/sys/windows"
 )
 
 // CheckReplace refuses a read-only file (see the Unix version for why a
@@ -21,6 +23,23 @@ func CheckReplace(abs string, prev os.FileInfo) error {
 
 func keepOwner(f *os.File, prev os.FileInfo) {}
 
-// ownedByMe: Windows gives no owner through os.FileInfo; the sweep keeps
-// to mm's own name pattern, regular files and StaleAfter.
-func ownedByMe(info os.FileInfo) bool { return true }
+// ownedByMe says whether the sweep may remove the temporary file p: its
+// owner SID (in the file's security descriptor: os.FileInfo has none)
+// must be the process's user. Anything that cannot be read (no access, an
+// elevated process whose files belong to Administrators) is kept: a stray
+// file is harmless, deleting another user's is not.
+func ownedByMe(p string, _ os.FileInfo) bool {
+	sd, err := windows.GetNamedSecurityInfo(p, windows.SE_FILE_OBJECT, windows.OWNER_SECURITY_INFORMATION)
+	if err != nil {
+		return false
+	}
+	fileOwner, _, err := sd.Owner()
+	if err != nil || fileOwner == nil {
+		return false
+	}
+	user, err := windows.GetCurrentProcessToken().GetTokenUser()
+	if err != nil {
+		return false
+	}
+	return fileOwner.Equals(user.User.Sid)
+}
