@@ -291,6 +291,9 @@ func (st *Store) Latest() (*Session, error) {
 			return nil, fmt.Errorf("there is no session of yours in %s: %s there not written by your mm, which is never resumed (/sessions lists them)",
 				st.Path(), plural(foreign, "file"))
 		}
+		if len(list) > 0 {
+			return nil, fmt.Errorf("no session in %s can be read (/sessions says why)", st.Path())
+		}
 		return nil, fmt.Errorf("there is no session in %s yet", st.Path())
 	}
 	for _, e := range own {
