@@ -176,6 +176,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		}
 		return fail(oneshot.ExitConfig, termsafe.Text(err.Error()))
 	}
+	sessionKeyWarning(cfg)
 	if *acpMode {
 		return runACP(cfg, stdin, stdout, stderr)
 	}

@@ -30,6 +30,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	mmBin = filepath.Join(dir, "mm")
+	// The user's state directory (the session key, …) of every mm a test
+	// starts, and of the tests themselves: never the real home's. A test
+	// about it sets its own.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	args := []string{"build", "-o", mmBin}
 	if os.Getenv("MM_TEST_RACE") != "" {
 		// MM_TEST_RACE=1 go test ./cmd/mm: the binary under the race detector.

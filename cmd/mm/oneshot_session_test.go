@@ -42,9 +42,10 @@ func TestOneShotSessions(t *testing.T) {
 		t.Errorf("%d session files, want the one that goes on", n)
 	}
 
-	// A latest session that does not load is refused, nothing is asked.
+	// A latest session of the user's (signed with the user's key) that
+	// does not load is refused, nothing is asked.
 	bad := filepath.Join(dir, ".mm", "sessions", "29991231-235959-abcdef.json")
-	os.WriteFile(bad, []byte("{broken"), 0o600)
+	os.WriteFile(bad, []byte(signedByTestUser(t, "{broken\n}\n")), 0o600)
 	// A file's time comes from the kernel's coarse clock, which can lag
 	// the time the last save wrote into its session by a few ms: date the
 	// broken file clearly after it.

@@ -178,17 +178,20 @@ func readFileString(path string) string {
 
 // A session file of a newer format, or a broken one, is refused with the
 // reason; nothing of it reaches the model, and the failure is recorded in
-// the errors of the conversation that goes on.
+// the errors of the conversation that goes on. (Both are signed with the
+// user's key, as a newer mm of the same user writes them: a file that is
+// not is foreign, sessions_foreign_test.go.)
 func TestSessionRefused(t *testing.T) {
 	for name, c := range map[string]struct{ body, want string }{
-		"newer":  {`{"version": 2, "id": "20260101-000000-aaaaaa", "messages": [{"role":"user","parts":[{"type":"text","text":"secret old"}]}], "errors": []}`, "it was written by a newer mm (format version 2; this mm reads up to 1) — update mm to resume it"},
-		"broken": {`{"version": 1, "id": "20260101-000000-aaaaaa", "messages": [{"role":"user","parts":[{"type":"text","text":"secret old"`, "is not a valid session file"},
+		"newer":  {"{\"version\": 2, \"id\": \"20260101-000000-aaaaaa\", \"messages\": [{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"text\":\"secret old\"}]}], \"errors\": []\n}\n", "it was written by a newer mm (format version 2; this mm reads up to 1) — update mm to resume it"},
+		"broken": {"{\"version\": 1, \"id\": \"20260101-000000-aaaaaa\", \"messages\": [{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"text\":\"secret old\"\n}\n", "is not a valid session file"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			cfg := writeConfig(t, dir, sessionsConfig)
 			sdir := filepath.Join(dir, ".mm", "sessions")
 			os.MkdirAll(sdir, 0o700)
+			c.body = signedByTestUser(t, c.body)
 			os.WriteFile(filepath.Join(sdir, "20260101-000000-aaaaaa.json"), []byte(c.body), 0o600)
 			srv := llmtest.New(t, llmtest.Turn{Text: "Fresh."})
 			r := mm(t, dir, srv, nil, "new question\n", "-c", cfg, "-continue")

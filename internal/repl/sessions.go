@@ -133,6 +133,12 @@ func (r *REPL) listSessions() {
 	fmt.Fprintf(&b, "sessions in %s, newest first (/resume ID):", r.sess.store.Path())
 	for _, e := range list {
 		when := e.Updated.Local().Format("2006-01-02 15:04")
+		if e.Foreign {
+			// Nothing of a foreign file is shown but its name and the
+			// file's time: its content is whoever put it there's.
+			fmt.Fprintf(&b, "\n  %s  %s  (foreign: not written by your mm — never resumed)", e.ID, when)
+			continue
+		}
 		if e.Err != nil {
 			fmt.Fprintf(&b, "\n  %s  %s  (does not load: %v)", e.ID, when, e.Err)
 			continue

@@ -68,20 +68,25 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// A file signed with the user's key (one a newer or a broken mm of the
+// same user wrote) is still refused whole when it does not load.
 func TestRefused(t *testing.T) {
-	st := &Store{Base: t.TempDir(), Dir: "s"}
+	st := &Store{Base: t.TempDir(), Dir: "s", Key: testKey(t)}
 	s := New(time.Now(), "m", "llamacpp", "/x")
 	if err := st.Save(s); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(st.Path(), s.ID+".json")
+	// unsigned is the file as it would be without its signature.
+	data := mustRead(t, path)
+	unsigned := data[:len(data)-sigLen] + bodyEnd
 	for name, c := range map[string]struct{ data, want string }{
-		"newer":   {strings.Replace(mustRead(t, path), `"version": 1`, `"version": 2`, 1), "written by a newer mm (format version 2; this mm reads up to 1)"},
-		"broken":  {mustRead(t, path)[:40], "is not a valid session file"},
-		"orphan":  {strings.Replace(mustRead(t, path), `"messages": []`, `"messages": [{"role":"tool","parts":[{"type":"toolResponse","ref":"x","output":"o"}]}]`, 1), "a tool response to no call"},
-		"badpart": {strings.Replace(mustRead(t, path), `"messages": []`, `"messages": [{"role":"user","parts":[{"type":"image"}]}]`, 1), `a part of type "image"`},
+		"newer":   {strings.Replace(unsigned, `"version": 1`, `"version": 2`, 1), "written by a newer mm (format version 2; this mm reads up to 1)"},
+		"broken":  {unsigned[:40] + bodyEnd, "is not a valid session file"},
+		"orphan":  {strings.Replace(unsigned, `"messages": []`, `"messages": [{"role":"tool","parts":[{"type":"toolResponse","ref":"x","output":"o"}]}]`, 1), "a tool response to no call"},
+		"badpart": {strings.Replace(unsigned, `"messages": []`, `"messages": [{"role":"user","parts":[{"type":"image"}]}]`, 1), `a part of type "image"`},
 	} {
-		if err := os.WriteFile(path, []byte(c.data), 0o600); err != nil {
+		if err := os.WriteFile(path, st.Key.Sign([]byte(c.data)), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := st.Load(s.ID); err == nil || !strings.Contains(err.Error(), c.want) {

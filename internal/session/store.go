@@ -25,6 +25,17 @@ type Store struct {
 	// Base is where a relative Dir is resolved (the project root, or the
 	// ACP session's cwd); Dir is sessions.dir.
 	Base, Dir string
+	// Key signs what Save writes and checks what is loaded; nil means
+	// the user's own (UserKey).
+	Key *Key
+}
+
+// key is the store's key, or why there is none.
+func (st *Store) key() (*Key, error) {
+	if st.Key != nil {
+		return st.Key, nil
+	}
+	return UserKey()
 }
 
 // Path is the directory as shown to the user.
@@ -64,6 +75,11 @@ func (st *Store) Save(s *Session) error {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	data = append(data, '\n')
+	// Without a usable key the conversation is still kept, unsigned (the
+	// warning at start said so: KeyWarning); no mm resumes it.
+	if key, err := st.key(); err == nil {
+		data = key.Sign(data)
+	}
 	path := filepath.Join(dir, s.ID+".json")
 	fi, err := os.Lstat(path)
 	switch {
@@ -121,17 +137,54 @@ func (st *Store) Load(id string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return load(filepath.Join(dir, id+".json"), id)
+	s, _, err := st.load(filepath.Join(dir, id+".json"), id)
+	return s, err
 }
 
-func load(path, id string) (*Session, error) {
+// ForeignError is a session file that this user's mm did not write, as
+// far as mm can tell: its signature is missing or does not match the
+// user's key (or there is no key to check it with). Nothing of it is
+// loaded.
+type ForeignError struct {
+	ID     string
+	KeyErr error // the key's problem, when there is no usable key
+}
+
+func (e *ForeignError) Error() string {
+	if e.KeyErr != nil {
+		return fmt.Sprintf("session %s cannot be resumed: %v — so mm cannot tell whether your mm wrote it; nothing from it is restored or run", e.ID, e.KeyErr)
+	}
+	return fmt.Sprintf("session %s was not written by your mm: it has no valid signature from your session key — "+
+		"it may have come with the project, been edited by hand, or been saved by an mm from before sessions were signed; "+
+		"nothing from it is restored or run (read the file yourself to see what it holds)", e.ID)
+}
+
+// load reads the session file path (the session id) whole, or refuses it
+// with the reason. verified says that the file is signed with the user's
+// key (its content is then this user's mm's, even if it does not load).
+// The signature is checked on the bytes as read, before any of them is
+// decoded.
+func (st *Store) load(path, id string) (_ *Session, verified bool, _ error) {
 	data, err := ownfile.ReadFile(path, MaxFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("there is no session %s (/sessions lists them)", id)
+		return nil, false, fmt.Errorf("there is no session %s (/sessions lists them)", id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("session %s cannot be read: %w", id, err)
+		return nil, false, fmt.Errorf("session %s cannot be read: %w", id, err)
 	}
+	key, kerr := st.key()
+	if kerr != nil {
+		return nil, false, &ForeignError{ID: id, KeyErr: kerr}
+	}
+	if !key.signed(data) {
+		return nil, false, &ForeignError{ID: id}
+	}
+	s, err := decode(data, path, id)
+	return s, true, err
+}
+
+// decode is a signed file's session, checked.
+func decode(data []byte, path, id string) (*Session, error) {
 	var s Session
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	if err := dec.Decode(&s); err != nil {
@@ -160,7 +213,13 @@ type Entry struct {
 	ID      string
 	Session *Session // nil when Err is set
 	Err     error
+	// Foreign: the file is not signed with the user's key (Err is a
+	// *ForeignError). Nothing of it is decoded: not even its times.
+	Foreign bool
 	Updated time.Time // the session's, or the file's modification time
+	// verified: signed with the user's key (Session set, or Err the
+	// reason it does not load).
+	verified bool
 }
 
 // List is the sessions of the directory, newest change first. A file
@@ -182,7 +241,9 @@ func (st *Store) List() ([]Entry, error) {
 			continue
 		}
 		e := Entry{ID: id}
-		e.Session, e.Err = load(filepath.Join(dir, name), id)
+		e.Session, e.verified, e.Err = st.load(filepath.Join(dir, name), id)
+		var fe *ForeignError
+		e.Foreign = errors.As(e.Err, &fe)
 		if e.Session != nil {
 			e.Updated = e.Session.Updated
 		} else if fi, err := de.Info(); err == nil {
@@ -199,23 +260,53 @@ func (st *Store) List() ([]Entry, error) {
 	return out, nil
 }
 
-// Latest is the session changed last (a file that does not load counts:
-// -continue must not silently skip the newest conversation). A session
-// with no message yet is no conversation — ACP's session/new writes one
-// that an editor may never prompt —: the newest one that has messages
-// comes first, the newest empty one only when no other is left.
+// Latest is the user's session changed last. Only the files signed with
+// the user's key take part: a foreign one (a repository's, dated in the
+// future so as to stay the latest for ever) or one that cannot even be
+// read is passed over. A signed file that does not load counts: -continue
+// must not silently skip the newest conversation. A session with no
+// message yet is no conversation — ACP's session/new writes one that an
+// editor may never prompt —: the newest one that has messages comes
+// first, the newest empty one only when no other is left.
 func (st *Store) Latest() (*Session, error) {
 	list, err := st.List()
 	if err != nil {
 		return nil, err
 	}
-	if len(list) == 0 {
+	var own []Entry
+	foreign := 0
+	for _, e := range list {
+		switch {
+		case e.verified:
+			own = append(own, e)
+		case e.Foreign:
+			foreign++
+		}
+	}
+	if len(own) == 0 {
+		if _, kerr := st.key(); kerr != nil && len(list) > 0 {
+			return nil, fmt.Errorf("no session can be resumed: %v", kerr)
+		}
+		if foreign > 0 {
+			return nil, fmt.Errorf("there is no session of yours in %s: %s there not written by your mm, which is never resumed (/sessions lists them)",
+				st.Path(), plural(foreign, "file"))
+		}
+		if len(list) > 0 {
+			return nil, fmt.Errorf("no session in %s can be read (/sessions says why)", st.Path())
+		}
 		return nil, fmt.Errorf("there is no session in %s yet", st.Path())
 	}
-	for _, e := range list {
+	for _, e := range own {
 		if e.Err != nil || len(e.Session.Messages) > 0 {
 			return e.Session, e.Err
 		}
 	}
-	return list[0].Session, list[0].Err
+	return own[0].Session, own[0].Err
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
