@@ -30,6 +30,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	mmBin = filepath.Join(dir, "mm")
+	// The user's state (trusted project files, …) of every child is a
+	// directory of this run, never the machine's ~/.local/state/mm; a
+	// test about it sets its own.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	args := []string{"build", "-o", mmBin}
 	if os.Getenv("MM_TEST_RACE") != "" {
 		// MM_TEST_RACE=1 go test ./cmd/mm: the binary under the race detector.

@@ -82,6 +82,12 @@ type Config struct {
 	// SkillsDirSet says the file gives skillsDir: only then is a
 	// directory without skills worth a warning.
 	SkillsDirSet bool `yaml:"-"`
+
+	// layers is what Resolve made this from (nil for Default()), for
+	// /config's origins and the banner; skipped are the project file's
+	// keys left out because it is not trusted.
+	layers  *Layers
+	skipped []string
 }
 
 // ContextConfig is the automatic compression of the history.
