@@ -33,7 +33,9 @@ func AskTrust(in, out *os.File, p *config.Project) TrustAnswer {
 	}
 	defer restore()
 	flushInput(fd)
-	line := func(s string) { fmt.Fprint(out, termsafe.Text(s)+"\r\n") }
+	// "\n" only: the keys mode keeps the output processing (a newline
+	// returns the carriage).
+	line := func(s string) { fmt.Fprint(out, termsafe.Text(s)+"\n") }
 	line(fmt.Sprintf("🔐 %s comes with this directory and is not trusted yet. Trusted, it would:", p.Path))
 	for _, g := range p.Gated {
 		for _, w := range g.What {
