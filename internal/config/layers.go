@@ -224,17 +224,16 @@ func (l *Layers) Resolve(apply, warn bool) (*Config, error) {
 	}
 	cfg.layers = l
 	cfg.skipped = skipped
-	nodes := l.nodesFor(len(skipped) == 0)
 	if len(skipped) > 0 {
 		// The file's gated keys are checked all the same: a broken file is
-		// an error, trusted or not, and says so on its line.
-		full := l.full.clone()
-		if _, err := finish(full, l.shown(), nodes, l.opts); err != nil {
+		// an error, trusted or not, and says so on its line. Its servers'
+		// ${VAR} are not expanded: nothing of the environment goes into
+		// what is not applied.
+		if _, err := finish(l.full.clone(), l.shown(), l.nodesFor(true), l.opts, false); err != nil {
 			return nil, withWarnings(err, cfg.Warnings)
 		}
-		nodes = l.nodesFor(false)
 	}
-	out, err := finish(cfg, l.shown(), nodes, l.opts)
+	out, err := finish(cfg, l.shown(), l.nodesFor(len(skipped) == 0), l.opts, true)
 	if err != nil {
 		return nil, withWarnings(err, cfg.Warnings)
 	}

@@ -143,7 +143,8 @@ func parseYAML(data []byte, path string) (root *yaml.Node, err error) {
 // and -m, then the validation of the result. nodes are the values the
 // files gave, by key path, with the file each came from (empty without a
 // file); path is the file named when no node holds the key at fault.
-func finish(cfg *Config, path string, nodes map[string]srcNode, opts Options) (*Config, error) {
+// expand false leaves the MCP servers' ${VAR} as they are (a check only).
+func finish(cfg *Config, path string, nodes map[string]srcNode, opts Options, expand bool) (*Config, error) {
 	getenv := opts.Getenv
 	fail := func(msg string) (*Config, error) { return nil, &Error{Path: path, Msg: msg} }
 	// fromEnv names the variable that set a key, for the errors.
@@ -181,6 +182,9 @@ func finish(cfg *Config, path string, nodes map[string]srcNode, opts Options) (*
 
 	if p := cfg.validate(); p != nil {
 		return nil, placed(path, p, nodes, fromEnv)
+	}
+	if !expand {
+		return cfg, nil
 	}
 	if p := expandMCP(&cfg.MCP, getenv); p != nil {
 		return nil, placed(path, p, nodes, fromEnv)
