@@ -29,6 +29,10 @@ type Options struct {
 	Dir string
 }
 
+// askDepthVar is ask.DepthVar (that package imports this one): set in
+// the children of ask_agent and mm --ask only.
+const askDepthVar = "MM_ASK_DEPTH"
+
 // Layer kinds, in the order they apply.
 const (
 	layerUser     = "user file"
@@ -103,6 +107,12 @@ func Read(opts Options) (*Layers, error) {
 			// agent.yaml is the user's file, read once.
 			projectPath = ""
 		}
+	}
+	if opts.Path != "" && opts.Getenv(askDepthVar) != "" {
+		// An agent asked by another (ask_agent, mm --ask) reads its own
+		// file only, as docs/ask.md says: the user's mmConfigs, servers
+		// and prompt are the asking agent's, not its.
+		userPath = ""
 	}
 	if userPath != "" {
 		u, err := readLayer(cfg, userPath, layerUser, false)

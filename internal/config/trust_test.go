@@ -155,3 +155,24 @@ func TestExplicitIsTrusted(t *testing.T) {
 		t.Errorf("%v %+v", err, cfg)
 	}
 }
+
+// An asked agent (MM_ASK_DEPTH set, started with -config) reads its own
+// file only: the user's file is the asking agent's.
+func TestAskedAgentReadsItsFileOnly(t *testing.T) {
+	home := t.TempDir()
+	user := filepath.Join(home, "mm", "agent.yaml")
+	os.MkdirAll(filepath.Dir(user), 0o755)
+	os.WriteFile(user, []byte("maxTurns: 7\nmmConfigs:\n  self: x.yaml\n"), 0o644)
+	own := filepath.Join(home, "x.yaml")
+	os.WriteFile(own, []byte("previewLines: 3\n"), 0o644)
+	vars := map[string]string{"XDG_CONFIG_HOME": home}
+	cfg, err := Load(own, env(vars))
+	if err != nil || cfg.MaxTurns != 7 || cfg.PreviewLines != 3 {
+		t.Fatalf("-c is over the user's file: %v %+v", err, cfg)
+	}
+	vars["MM_ASK_DEPTH"] = "1"
+	cfg, err = Load(own, env(vars))
+	if err != nil || cfg.MaxTurns != 10 || len(cfg.MMConfigs) != 0 || cfg.PreviewLines != 3 {
+		t.Errorf("asked agent: %v %+v", err, cfg)
+	}
+}
