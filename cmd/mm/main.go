@@ -44,7 +44,7 @@ Flags:
   -json                    with -p, stdout is one JSON event per line, the result last
   -no-stdin                with -p, do not append the text piped on stdin (for loops that read it)
   -C DIR                   run as if mm was started in DIR (its agent.yaml, the tools, the project)
-  -m NAME, -model NAME     the model to use (wins over AGENT_MODEL and the file)
+  -m NAME, -model NAME     the model to use (wins over AGENT_MODEL and the files)
   -c PATH, -config PATH    configuration file, over ~/.config/mm/agent.yaml, in place of ./agent.yaml (always applied)
   -continue                go on with the latest saved conversation (sessions.enabled)
   -resume ID               go on with the saved conversation ID (/sessions lists them)
@@ -82,7 +82,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	jsonOut := fs.Bool("json", false, "with -p, one JSON event per line on stdout")
 	dir := fs.String("C", "", "run as if started in this directory")
 	var model string
-	fs.StringVar(&model, "model", "", "the model (wins over AGENT_MODEL and the file)")
+	fs.StringVar(&model, "model", "", "the model (wins over AGENT_MODEL and the files)")
 	fs.StringVar(&model, "m", "", "same as -model")
 	var cfgPath string
 	fs.StringVar(&cfgPath, "config", "", "configuration file, in place of ./agent.yaml (always applied)")
