@@ -72,15 +72,15 @@ type gatedKey struct {
 	needs func(c *Config, dir string) bool
 	// restore puts the user's layers' value back.
 	restore func(c, base *Config)
-	// what says what the file's value would do.
-	what func(c *Config, dir string) []string
+	// what says what the file's value would do (base: the user's layers).
+	what func(c, base *Config, dir string) []string
 }
 
 // gatedKeys are the keys that start a process, send a credential or choose
 // where requests and files go. The servers' env and headers (${VAR}) go
 // with their servers: they are only expanded once applied.
 var gatedKeys = []gatedKey{
-	{key: "mcp.servers", restore: func(c, b *Config) { c.MCP.Servers = b.MCP.Servers }, what: func(c *Config, _ string) []string {
+	{key: "mcp.servers", restore: func(c, b *Config) { c.MCP.Servers = b.MCP.Servers }, what: func(c, _ *Config, _ string) []string {
 		var out []string
 		for _, s := range c.MCP.Servers {
 			if s.URL != "" {
@@ -107,29 +107,32 @@ var gatedKeys = []gatedKey{
 		}
 		return out
 	}},
-	{key: "lsp.servers", restore: func(c, b *Config) { c.LSP.Servers = b.LSP.Servers }, what: func(c *Config, _ string) []string {
+	{key: "lsp.servers", restore: func(c, b *Config) { c.LSP.Servers = b.LSP.Servers }, what: func(c, _ *Config, _ string) []string {
 		var out []string
 		for _, s := range c.LSP.Servers {
 			out = append(out, "lsp "+s.Name+": "+commandLine(s.Command, s.Args))
 		}
 		return out
 	}},
-	{key: "mmConfigs", restore: func(c, b *Config) { c.MMConfigs = b.MMConfigs }, what: func(c *Config, _ string) []string {
+	{key: "mmConfigs", restore: func(c, b *Config) { c.MMConfigs = b.MMConfigs }, what: func(c, b *Config, _ string) []string {
 		var out []string
 		for _, name := range slices.Sorted(maps.Keys(c.MMConfigs)) {
-			out = append(out, "agent "+name+": mm -acp -config "+c.MMConfigs[name].Path)
+			// The user's own agents, merged under the file's, are not its.
+			if m, ok := b.MMConfigs[name]; !ok || m != c.MMConfigs[name] {
+				out = append(out, "agent "+name+": mm -acp -config "+c.MMConfigs[name].Path)
+			}
 		}
 		return out
 	}},
-	{key: "baseUrl", restore: func(c, b *Config) { c.BaseURL = b.BaseURL }, what: func(c *Config, _ string) []string {
+	{key: "baseUrl", restore: func(c, b *Config) { c.BaseURL = b.BaseURL }, what: func(c, _ *Config, _ string) []string {
 		return []string{"model requests to " + shownURL(c.BaseURL) + withKey(c)}
 	}},
 	// fallback: "" (no fallback server) sends nothing anywhere: it applies.
 	{key: "fallback", needs: func(c *Config, _ string) bool { return c.Fallback != nil && *c.Fallback != "" },
-		restore: func(c, b *Config) { c.Fallback = b.Fallback }, what: func(c *Config, _ string) []string {
+		restore: func(c, b *Config) { c.Fallback = b.Fallback }, what: func(c, _ *Config, _ string) []string {
 			return []string{"model requests, when the first server does not answer, to " + shownURL(*c.Fallback) + withKey(c)}
 		}},
-	{key: "apiKeyEnv", restore: func(c, b *Config) { c.APIKeyEnv = b.APIKeyEnv }, what: func(c *Config, _ string) []string {
+	{key: "apiKeyEnv", restore: func(c, b *Config) { c.APIKeyEnv = b.APIKeyEnv }, what: func(c, _ *Config, _ string) []string {
 		to := shownURL(c.BaseURL)
 		if to == "" {
 			to = "the " + c.Provider + " server"
@@ -138,15 +141,19 @@ var gatedKeys = []gatedKey{
 	}},
 	{key: "trace.dir", needs: func(c *Config, dir string) bool { return outside(c.Trace.Dir, dir) },
 		restore: func(c, b *Config) { c.Trace.Dir = b.Trace.Dir },
-		what:    func(c *Config, dir string) []string { return []string{"traces written to " + absIn(c.Trace.Dir, dir)} }},
+		what: func(c, _ *Config, dir string) []string {
+			return []string{"traces written to " + absIn(c.Trace.Dir, dir)}
+		}},
 	{key: "sessions.dir", needs: func(c *Config, dir string) bool { return outside(c.Sessions.Dir, dir) },
 		restore: func(c, b *Config) { c.Sessions.Dir = b.Sessions.Dir },
-		what: func(c *Config, dir string) []string {
+		what: func(c, _ *Config, dir string) []string {
 			return []string{"sessions written to " + absIn(c.Sessions.Dir, dir)}
 		}},
 	{key: "skillsDir", needs: func(c *Config, dir string) bool { return outside(c.SkillsDir, dir) },
 		restore: func(c, b *Config) { c.SkillsDir = b.SkillsDir },
-		what:    func(c *Config, dir string) []string { return []string{"skills read from " + absIn(c.SkillsDir, dir)} }},
+		what: func(c, _ *Config, dir string) []string {
+			return []string{"skills read from " + absIn(c.SkillsDir, dir)}
+		}},
 }
 
 // stricterKey is a key an untrusted project file may set only to make mm
@@ -241,7 +248,7 @@ func newProject(l *Layers) *Project {
 		if !l.top.sets(g.key) || (g.needs != nil && !g.needs(l.full, l.top.dir)) {
 			continue
 		}
-		p.Gated = append(p.Gated, Gated{Key: g.key, What: g.what(l.full, l.top.dir)})
+		p.Gated = append(p.Gated, Gated{Key: g.key, What: g.what(l.full, l.base, l.top.dir)})
 	}
 	for _, s := range stricterOnly {
 		if !l.top.sets(s.key) {
