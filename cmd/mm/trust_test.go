@@ -206,8 +206,15 @@ func TestTrustQuestion(t *testing.T) {
 		s.exit()
 	}
 
-	// o: this time only.
+	// Ctrl-C leaves mm, with nothing run.
 	s := question()
+	s.send("\x03")
+	if err := s.exit(); err == nil || s.cmd.ProcessState.ExitCode() != 130 || exists(marker) {
+		t.Errorf("Ctrl-C: %v, marker %v", err, exists(marker))
+	}
+
+	// o: this time only.
+	s = question()
 	s.send("o")
 	s.expect("→ trusted this time")
 	s.expect("Ctrl-D quits")
@@ -307,5 +314,20 @@ func TestTrustACPWarns(t *testing.T) {
 	r = mm(t, dir, srv, env, "", "--ask", "helper", "hi")
 	if r.code != 2 || !strings.Contains(r.stderr, "agent.yaml is not trusted: mmConfigs not applied") {
 		t.Errorf("--ask: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// An untrusted file's trace.dir outside the project is not where mm
+// writes: the traces stay in the project's .mm/traces.
+func TestTrustTraceDirOutside(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "proj")
+	env, _ := trustEnv(t, "")
+	write(t, filepath.Join(dir, "agent.yaml"), "trace:\n  enabled: true\n  dir: ../outside\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, env, "", "-p", "hi")
+	if r.code != 0 || exists(filepath.Join(base, "outside")) || !exists(filepath.Join(dir, ".mm", "traces")) ||
+		!strings.Contains(r.stderr, "agent.yaml is not trusted: trace.dir not applied") {
+		t.Errorf("exit %d, outside %v\n%s", r.code, exists(filepath.Join(base, "outside")), r.stderr)
 	}
 }
