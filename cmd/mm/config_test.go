@@ -216,7 +216,8 @@ func TestUserLevelConfig(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, want %q", r.code, r.stderr, want)
 	}
 
-	// ./agent.yaml wins over it.
+	// ./agent.yaml wins over it where both set a key.
+	write(t, xdgFile, "system: from the user-level file\n")
 	write(t, filepath.Join(dir, "agent.yaml"), "system: from the project\n")
 	srv = llmtest.New(t, llmtest.Turn{Text: "ok"})
 	if r = mm(t, dir, srv, env, "", "-p", "hi"); r.code != 0 || systemOf(t, srv.ChatRequests()[0]) != "from the project" {

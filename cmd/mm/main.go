@@ -34,6 +34,7 @@ Usage:
   mm [flags]               interactive line mode in the current directory
   mm -p "prompt" [flags]   answer one prompt and exit (text piped on stdin is appended)
   mm fetch URL [-o FILE]   print a web page as Markdown (mm fetch -help for its flags)
+  mm trust [DIR]           trust DIR's agent.yaml as it is now (-revoke [DIR], -list: mm trust -h)
   mm -acp [flags]          be an Agent Client Protocol agent on stdio, for an editor (docs/acp.md)
   mm --ask NAME "prompt"   ask another mm agent (a mmConfigs name or a config file) and print its answer (docs/ask.md)
 
@@ -43,8 +44,8 @@ Flags:
   -json                    with -p, stdout is one JSON event per line, the result last
   -no-stdin                with -p, do not append the text piped on stdin (for loops that read it)
   -C DIR                   run as if mm was started in DIR (its agent.yaml, the tools, the project)
-  -m NAME, -model NAME     the model to use (wins over AGENT_MODEL and the file)
-  -c PATH, -config PATH    configuration file (default: ./agent.yaml, else ~/.config/mm/agent.yaml, else built-in defaults)
+  -m NAME, -model NAME     the model to use (wins over AGENT_MODEL and the files)
+  -c PATH, -config PATH    configuration file, over ~/.config/mm/agent.yaml, in place of ./agent.yaml (always applied)
   -continue                go on with the latest saved conversation (sessions.enabled)
   -resume ID               go on with the saved conversation ID (/sessions lists them)
   -acp                     speak the Agent Client Protocol on stdin/stdout (an editor drives mm)
@@ -53,7 +54,9 @@ Flags:
   -h, -help                print this help and exit
 Every flag also takes two dashes: --json, --model NAME.
 
-Environment: AGENT_PROVIDER, AGENT_MODEL, AGENT_BASE_URL, AGENT_YOLO, AGENT_TRACE override the file.
+Configuration: built-in defaults, then ~/.config/mm/agent.yaml, then ./agent.yaml (its commands, servers
+and credentials only once trusted: mm trust) or -c PATH, then the environment, then the flags.
+Environment: AGENT_PROVIDER, AGENT_MODEL, AGENT_BASE_URL, AGENT_YOLO, AGENT_TRACE override the files.
 Exit codes: 0 answered, 1 configuration error, 2 usage error, 3 model server unreachable or failed,
 4 turn stopped (watchdog, maxTurns, max_tokens, loop detector), 130 interrupted.
 `
@@ -66,6 +69,9 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	if len(args) > 0 && args[0] == "fetch" {
 		return fetchcmd.Command(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "trust" {
+		return trustCommand(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("mm", flag.ContinueOnError)
 	// The flag package would print the help, or the error and the whole
 	// help, itself: on stderr, so twice on a terminal with the copy below.
@@ -76,10 +82,10 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	jsonOut := fs.Bool("json", false, "with -p, one JSON event per line on stdout")
 	dir := fs.String("C", "", "run as if started in this directory")
 	var model string
-	fs.StringVar(&model, "model", "", "the model (wins over AGENT_MODEL and the file)")
+	fs.StringVar(&model, "model", "", "the model (wins over AGENT_MODEL and the files)")
 	fs.StringVar(&model, "m", "", "same as -model")
 	var cfgPath string
-	fs.StringVar(&cfgPath, "config", "", "configuration file (default ./agent.yaml, else $XDG_CONFIG_HOME/mm/agent.yaml, else built-in defaults)")
+	fs.StringVar(&cfgPath, "config", "", "configuration file, in place of ./agent.yaml (always applied)")
 	fs.StringVar(&cfgPath, "c", "", "same as -config")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	tui := fs.Bool("tui", false, "full-screen mode")
@@ -158,16 +164,23 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	if modelSet && strings.TrimSpace(model) == "" {
 		return fail(oneshot.ExitUsage, "mm: -m needs a model name")
 	}
-	// -m is one more override above the environment's: it goes through the
-	// same validation as AGENT_MODEL.
-	getenv := func(k string) string {
-		if k == "AGENT_MODEL" && modelSet {
-			return model
-		}
-		return os.Getenv(k)
+	if !modelSet {
+		model = ""
 	}
 
-	cfg, err := config.Load(cfgPath, getenv)
+	layers, err := config.Read(config.Options{Path: cfgPath, Model: model})
+	var cfg *config.Config
+	if err == nil {
+		// The line mode on a terminal asks once whether to trust the
+		// project's file; every other mode leaves its gated keys out and
+		// says so.
+		interactive := !*acpMode && !set["ask"] && !promptSet &&
+			term.IsTerminal(int(stdin.Fd())) && term.IsTerminal(int(stdout.Fd()))
+		cfg, err = resolve(layers, interactive, stdin, stdout)
+	}
+	if errors.Is(err, errInterrupted) {
+		return 130
+	}
 	if err != nil {
 		// The message quotes the file, which may come with the project.
 		var ce *config.Error
@@ -177,13 +190,16 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return fail(oneshot.ExitConfig, termsafe.Text(err.Error()))
 	}
 	sessionKeyWarning(cfg)
+	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
 	if *acpMode {
 		return runACP(cfg, stdin, stdout, stderr)
 	}
 	if set["ask"] {
+		if w := cfg.TrustWarning(); w != "" {
+			warn(w)
+		}
 		return runAsk(cfg, *askName, fs.Arg(0), stdin, *noStdin, stdout, stderr)
 	}
-	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
 	if (set["resume"] || *cont) && !cfg.Sessions.Enabled {
 		return fail(oneshot.ExitUsage, "mm: -resume and -continue need sessions.enabled: true in the configuration")
 	}

@@ -30,9 +30,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	mmBin = filepath.Join(dir, "mm")
-	// The user's state directory (the session key, …) of every mm a test
-	// starts, and of the tests themselves: never the real home's. A test
-	// about it sets its own.
+	// The user's state directory (the session key, trusted project files,
+	// …) of every mm a test starts, and of the tests themselves: never the
+	// real home's. A test about it sets its own.
 	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	args := []string{"build", "-o", mmBin}
 	if os.Getenv("MM_TEST_RACE") != "" {

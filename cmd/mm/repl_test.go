@@ -33,6 +33,15 @@ var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[a-zA-Z]|\r|\x08`)
 
 func startREPL(t *testing.T, dir string, srv *llmtest.Server, env []string, args ...string) *ptySession {
 	t.Helper()
+	s := startPTY(t, dir, srv, env, args...)
+	s.expect("Ctrl-D quits")
+	return s
+}
+
+// startPTY starts mm in a pseudo-terminal without waiting for the banner
+// (a question may come first).
+func startPTY(t *testing.T, dir string, srv *llmtest.Server, env []string, args ...string) *ptySession {
+	t.Helper()
 	cmd := exec.Command(mmBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(cleanEnv(), "TERM=xterm-256color")
@@ -62,7 +71,6 @@ func startREPL(t *testing.T, dir string, srv *llmtest.Server, env []string, args
 		cmd.Process.Kill()
 		tty.Close()
 	})
-	s.expect("Ctrl-D quits")
 	return s
 }
 

@@ -2,9 +2,11 @@
 // reference (shared/spec/config.fr.md), its default, the environment
 // overrides and the validation messages, word for word.
 //
-// The file is decoded over the defaults, so a key that is absent keeps its
-// built-in value and a key mm does not know is ignored (with a start-up
-// warning that names the nearest known key).
+// The files are decoded in layers over the defaults — the user's file,
+// then the project's (or -c's) — so a key a file leaves out keeps the
+// earlier value and a key mm does not know is ignored (with a start-up
+// warning that names the nearest known key). A project file mm found by
+// itself applies its gated keys only once trusted (trust.go).
 package config
 
 import (
@@ -65,11 +67,12 @@ type Config struct {
 	// prompt (an mm addition to the reference).
 	ProjectInstructions bool `yaml:"projectInstructions"`
 
-	// Path is the configuration file that was read, as given on the command
-	// line ("agent.yaml" when it was picked up from the current directory,
-	// the absolute path of the user-level file, "" when mm runs on its
-	// built-in defaults). Dir is the absolute
-	// directory of that file ("" without a file).
+	// Path is the last configuration file read (the project's ./agent.yaml
+	// or -c's, else the user-level file), as given on the command line
+	// ("agent.yaml" when it was picked up from the current directory, the
+	// absolute path of the user-level file, "" when mm runs on its built-in
+	// defaults). Dir is the absolute directory of that file ("" without a
+	// file). InUse names every file read.
 	Path string `yaml:"-"`
 	Dir  string `yaml:"-"`
 	// Warnings are the start-up warnings (not errors) the file produced, in
@@ -82,6 +85,12 @@ type Config struct {
 	// SkillsDirSet says the file gives skillsDir: only then is a
 	// directory without skills worth a warning.
 	SkillsDirSet bool `yaml:"-"`
+
+	// layers is what Resolve made this from (nil for Default()), for
+	// /config's origins and the banner; skipped are the project file's
+	// keys left out because it is not trusted.
+	layers  *Layers
+	skipped []string
 }
 
 // ContextConfig is the automatic compression of the history.

@@ -304,13 +304,13 @@ func (d *decoder) top(root *yaml.Node) error {
 			continue
 		}
 		if isNull(v) {
-			// An empty value keeps the default; for fallback the default is
-			// nil already, "use the provider's fallback".
-			if key == "fallback" {
-				c.Fallback = nil
-			}
+			// An empty value keeps the earlier layer's value (the default:
+			// for fallback nil, "use the provider's fallback").
 			continue
 		}
+		// Every key set is recorded, whatever its type: the layers
+		// (layers.go) tell from it which file set a key.
+		d.read(key, v)
 		var err error
 		switch key {
 		case "provider":
@@ -402,6 +402,7 @@ func (d *decoder) section(n *yaml.Node, name string, known []string, set func(ke
 		if !d.known(p.key, name, known) || isNull(v) {
 			continue
 		}
+		d.read(join(name, p.key.Value), v)
 		if err := set(p.key.Value, join(name, p.key.Value), v); err != nil {
 			return err
 		}

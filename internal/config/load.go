@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -46,38 +45,22 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("[config error: %s: %s]", e.Path, e.Msg)
 }
 
-// Load reads the configuration. path "" means ./agent.yaml when it exists,
-// else the user-level file (UserPath) when it exists, else the built-in
-// defaults. getenv reads the environment overrides and the variables that
-// place the user-level file (nil means os.Getenv); tests pass their own.
+// Load reads the configuration: the built-in defaults, the user's file
+// (UserPath), then path over them — or, when path is "", ./agent.yaml, a
+// project configuration whose gated keys apply only when the user trusts
+// it (trust.go) — then the environment overrides. getenv reads those and
+// the variables that place the user's files (nil means os.Getenv); tests
+// pass their own. It never asks: the facades that can ask use Read and
+// Resolve.
 //
-// The file must be a regular file (a link to one is fine) of at most
+// The files must be regular files (a link to one is fine) of at most
 // MaxFileSize bytes (CheckFile). Every failure is an *Error.
 func Load(path string, getenv func(string) string) (*Config, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	shown := path
-	if path == "" {
-		for _, implicit := range []string{ImplicitPath, UserPath(getenv)} {
-			if implicit == "" {
-				continue
-			}
-			data, err := readFile(implicit)
-			switch {
-			case err == nil:
-				return load(data, implicit, getenv)
-			case !errors.Is(err, fs.ErrNotExist):
-				return nil, &Error{Path: implicit, Msg: readFailure(err)}
-			}
-		}
-		return finish(Default(), NoFile, nil, getenv)
-	}
-	data, err := readFile(path)
+	l, err := Read(Options{Path: path, Getenv: getenv})
 	if err != nil {
-		return nil, &Error{Path: shown, Msg: readFailure(err)}
+		return nil, err
 	}
-	return load(data, shown, getenv)
+	return l.Resolve(l.Project == nil || l.Project.Trusted, false)
 }
 
 // UserPath is the user-level file: $XDG_CONFIG_HOME/mm/agent.yaml, else
@@ -106,38 +89,6 @@ func readFailure(err error) string {
 		return "cannot read the file: " + pe.Err.Error()
 	}
 	return "cannot read the file: " + err.Error()
-}
-
-// load decodes data, the content of the file shown as path, over the
-// defaults.
-func load(data []byte, path string, getenv func(string) string) (*Config, error) {
-	cfg := Default()
-	cfg.Path = path
-	if abs, err := filepath.Abs(filepath.Dir(path)); err == nil {
-		cfg.Dir = abs
-	} else {
-		cfg.Dir = filepath.Dir(path)
-	}
-
-	root, err := parseYAML(data, path)
-	if err != nil {
-		return nil, err
-	}
-	d := &decoder{file: path, dir: cfg.Dir, cfg: cfg, budget: nodeBudget}
-	if root != nil {
-		if err := d.top(root); err != nil {
-			return nil, withWarnings(err, d.warnings)
-		}
-	}
-	cfg.Warnings = append(cfg.Warnings, d.warnings...)
-	if !d.permissionsSet {
-		delete(d.nodes, "permissions")
-	}
-	out, err := finish(cfg, path, d.nodes, getenv)
-	if err != nil {
-		return nil, withWarnings(err, cfg.Warnings)
-	}
-	return out, nil
 }
 
 // withWarnings keeps the warnings found before the error with it: an
@@ -188,36 +139,26 @@ func parseYAML(data []byte, path string) (root *yaml.Node, err error) {
 	return n, nil
 }
 
-// finish applies what comes after the file: the deprecated permissions key,
-// the environment overrides, then the validation of the result. nodes are
-// the values the file gave, by key path (nil without a file); the
-// deprecated key was given a value when nodes holds "permissions".
-func finish(cfg *Config, path string, nodes map[string]*yaml.Node, getenv func(string) string) (*Config, error) {
+// finish applies what comes after the files: the environment overrides
+// and -m, then the validation of the result. nodes are the values the
+// files gave, by key path, with the file each came from (empty without a
+// file); path is the file named when no node holds the key at fault.
+// expand false leaves the MCP servers' ${VAR} as they are (a check only).
+func finish(cfg *Config, path string, nodes map[string]srcNode, opts Options, expand bool) (*Config, error) {
+	getenv := opts.Getenv
 	fail := func(msg string) (*Config, error) { return nil, &Error{Path: path, Msg: msg} }
 	// fromEnv names the variable that set a key, for the errors.
 	fromEnv := map[string]envValue{}
 
-	if n, ok := nodes["permissions"]; ok {
-		switch cfg.Permissions {
-		case "ask":
-			// ask wins over yolo: true in the same file, as the reference
-			// says; AGENT_YOLO below still wins over both.
-			cfg.Yolo = false
-			cfg.Warnings = append(cfg.Warnings, "[warning: permissions: ask is deprecated — use yolo: false instead (mm reads it as yolo: false until then)]")
-		case "auto":
-			cfg.Warnings = append(cfg.Warnings, "[warning: permissions: auto is deprecated — remove it; it changes nothing, yolo decides (true unless set)]")
-		default:
-			return nil, placed(path, &problem{key: "permissions", msg: `permissions must be "auto" or "ask"`, got: n.Value != ""}, nodes, fromEnv)
-		}
-	}
-
-	_, cfg.ModelSet = nodes["model"]
-	_, cfg.SkillsDirSet = nodes["skillsDir"]
 	if v := getenv("AGENT_PROVIDER"); v != "" {
 		cfg.Provider, fromEnv["provider"] = v, envValue{"AGENT_PROVIDER", v}
 	}
 	if v := getenv("AGENT_MODEL"); v != "" {
 		cfg.Model, fromEnv["model"] = v, envValue{"AGENT_MODEL", v}
+		cfg.ModelSet = true
+	}
+	if opts.Model != "" {
+		cfg.Model, fromEnv["model"] = opts.Model, envValue{"-m", opts.Model}
 		cfg.ModelSet = true
 	}
 	if v := getenv("AGENT_BASE_URL"); v != "" {
@@ -242,6 +183,9 @@ func finish(cfg *Config, path string, nodes map[string]*yaml.Node, getenv func(s
 	if p := cfg.validate(); p != nil {
 		return nil, placed(path, p, nodes, fromEnv)
 	}
+	if !expand {
+		return cfg, nil
+	}
 	if p := expandMCP(&cfg.MCP, getenv); p != nil {
 		return nil, placed(path, p, nodes, fromEnv)
 	}
@@ -253,7 +197,7 @@ func finish(cfg *Config, path string, nodes map[string]*yaml.Node, getenv func(s
 // variable set it, the variable's name and no line. A value the file
 // does not hold (a required key left out) gets the line of the mapping
 // that lacks it.
-func placed(path string, p *problem, nodes map[string]*yaml.Node, fromEnv map[string]envValue) *Error {
+func placed(path string, p *problem, nodes map[string]srcNode, fromEnv map[string]envValue) *Error {
 	e := &Error{Path: path, Msg: p.msg}
 	if env, ok := fromEnv[p.key]; ok {
 		if p.got {
@@ -265,15 +209,17 @@ func placed(path string, p *problem, nodes map[string]*yaml.Node, fromEnv map[st
 		}
 		return e
 	}
-	n, exact := nodes[p.key]
-	for key := p.key; n == nil && key != ""; {
+	src, exact := nodes[p.key]
+	for key := p.key; src.n == nil && key != ""; {
 		key = parentKey(key)
-		n = nodes[key]
+		src = nodes[key]
 	}
+	n := src.n
 	if n == nil {
 		return e
 	}
-	e.Line = n.Line
+	// The key's line is in the file that set it.
+	e.Path, e.Line = src.file, n.Line
 	if p.got && exact {
 		shown := p.shown
 		switch {

@@ -256,6 +256,7 @@ func TestEmptyAndUnknown(t *testing.T) {
 		want := Default()
 		want.Path = "agent.yaml"
 		want.Dir = cfg.Dir
+		want.layers, want.skipped = cfg.layers, cfg.skipped // where each key came from
 		if !reflect.DeepEqual(cfg, want) {
 			t.Errorf("%q: got %+v, want the defaults", text, cfg)
 		}
@@ -348,6 +349,7 @@ projectInstructions: false
 		Path: "agent.yaml", Dir: cfg.Dir,
 		ModelSet: true, SkillsDirSet: true,
 	}
+	want.layers, want.skipped = cfg.layers, cfg.skipped // where each key came from
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
 	}

@@ -57,7 +57,17 @@ func (d *decoder) mcp(n *yaml.Node) error {
 		case "servers":
 			m.Servers, err = d.mcpServers(v, path)
 		case "permissions":
-			m.Permissions, err = d.stringMap(v, path)
+			// A mapping: a later layer's entries are merged over the
+			// earlier ones, key by key, like sampling.
+			var perms map[string]string
+			if perms, err = d.stringMap(v, path); err == nil {
+				merged := maps.Clone(m.Permissions)
+				if merged == nil {
+					merged = map[string]string{}
+				}
+				maps.Copy(merged, perms)
+				m.Permissions = merged
+			}
 		case "timeout":
 			m.Timeout, err = d.duration(v, path)
 		case "promptBudget":

@@ -98,6 +98,7 @@ func (d *decoder) sampling(n *yaml.Node) error {
 		if droppedSampling[key] {
 			continue
 		}
+		d.read(path, v)
 		if isNull(v) {
 			delete(d.cfg.Sampling, key)
 			continue

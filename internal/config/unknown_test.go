@@ -198,9 +198,12 @@ func TestUserLevelFile(t *testing.T) {
 	if _, err := Load("", env(vars)); err == nil || !strings.HasPrefix(err.Error(), "[config error: "+user+": cannot read the file: ") {
 		t.Errorf("err = %v", err)
 	}
-	// ./agent.yaml wins.
+	// ./agent.yaml wins over the user's file, which is read all the same
+	// (the layers: a key the project leaves out keeps the user's value).
+	os.Remove(user)
+	os.WriteFile(user, []byte("maxTurns: 7\nmaxOutput: 1234\n"), 0o644)
 	os.WriteFile("agent.yaml", []byte("maxTurns: 9\n"), 0o644)
-	if cfg, err := Load("", env(vars)); err != nil || cfg.MaxTurns != 9 || cfg.Path != "agent.yaml" {
+	if cfg, err := Load("", env(vars)); err != nil || cfg.MaxTurns != 9 || cfg.MaxOutput != 1234 || cfg.Path != "agent.yaml" {
 		t.Errorf("%+v %v", cfg, err)
 	}
 }

@@ -411,8 +411,8 @@ func (e *Engine) banner(ctx context.Context, reg *tools.Registry, found []skills
 	}
 	// The file names come from the command line, the user's directory and
 	// the project; the printer sanitises the whole line.
-	if e.Config.Path != "" {
-		line += " · config: " + e.Config.Path
+	if inUse := e.Config.InUse(); inUse != "" {
+		line += " · config: " + inUse
 	}
 	if instr.Shown != "" {
 		line += " · instructions: " + instr.Shown

@@ -16,6 +16,7 @@ var commands = []struct{ name, help string }{
 	{"/new", "start a new conversation (the history is forgotten)"},
 	{"/compact", "compress the conversation now: a summary replaces all but the last turns"},
 	{"/context", "what fills the context window now: system prompt, tools, AGENTS.md, history, free (estimated tokens)"},
+	{"/config", "every configuration key: its value and where it comes from (built-in, a file, env, a flag)"},
 	{"/sessions", "list the saved conversations, newest first (sessions.enabled)"},
 	{"/resume", "/resume [ID]: go on with a saved conversation (no ID: the latest)"},
 	{"/model", "list the models the server serves; /model NAME uses NAME from the next request"},
@@ -52,6 +53,8 @@ func (r *REPL) command(line string) bool {
 		ctx, cancel := context.WithTimeout(context.Background(), llm.ProbeTimeout)
 		r.p.Line(r.eng.ContextTable(ctx, r.eng.Agent, r.eng.Instructions))
 		cancel()
+	case "/config":
+		r.showConfig()
 	case "/model":
 		r.model(strings.Fields(line)[1:])
 	case "/sessions":
@@ -144,4 +147,16 @@ func modelList(s llm.Served, where, inUse string) string {
 		fmt.Fprintf(&b, "\nin use: %s, which the server does not list — /model NAME picks one", inUse)
 	}
 	return b.String()
+}
+
+// showConfig is /config: each key's effective value and its origin. The
+// values come from files a repository may ship: the printer sanitises
+// them.
+func (r *REPL) showConfig() {
+	var b strings.Builder
+	b.WriteString("config: " + r.eng.Config.InUse())
+	for _, s := range r.eng.Config.Settings() {
+		fmt.Fprintf(&b, "\n  %-26s %s  (%s)", s.Key, s.Value, s.From)
+	}
+	r.p.Line(b.String())
 }
