@@ -124,7 +124,7 @@ func (s *ptySession) exit() error {
 	case err := <-s.done:
 		return err
 	case <-time.After(10 * time.Second):
-		s.t.Fatal("mm did not exit")
+		s.t.Fatalf("mm did not exit; the screen:\n%s", s.text())
 		return nil
 	}
 }

@@ -134,6 +134,13 @@ func (r *REPL) interactive(ctx context.Context) int {
 		return 1
 	}
 	defer rl.Close()
+	// Runs before rl.Close: readline's Close waits for its reading
+	// goroutine, which can still be blocked reading the pipe after the
+	// Ctrl-D that ended the line (seen with a Ctrl-D typed as the first
+	// prompt appears, in one start of three when an MCP server failed at
+	// start: mm then never exited), and readline's own Close does not
+	// reach the pipe. Closed, the pipe ends that read.
+	defer r.rt.pipe.Close()
 	hist, warning := openHistory(r.eng.Root)
 	if warning != "" {
 		r.p.Notice(warning)
