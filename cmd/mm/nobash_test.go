@@ -136,3 +136,22 @@ func TestBashFoundOnPathRuns(t *testing.T) {
 		t.Errorf("the bash call read %q, want the fake bash's output", got)
 	}
 }
+
+// mm -acp: the warning where the other start-up warnings go (stderr, the
+// editor's log), and the session's request declares no bash.
+func TestNoBashOnPathACP(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, llmtest.Turn{Text: "done"})
+	c := startACP(t, dir, srv, []string{noBashPath(t)})
+	c.initialize()
+	sid := c.newSession(dir)
+	if got := c.stopReason(c.prompt(sid, "hi")); got != "end_turn" {
+		t.Fatalf("stop reason %q", got)
+	}
+	if !strings.Contains(c.stderr.String(), noBashWarning) {
+		t.Errorf("no warning on stderr:\n%s", c.stderr.String())
+	}
+	if names := declaredTools(t, srv.ChatRequests()[0]); strings.Contains(","+strings.Join(names, ",")+",", ",bash,") {
+		t.Errorf("declared tools %v: bash is not on the PATH", names)
+	}
+}
