@@ -155,3 +155,21 @@ func TestNoBashOnPathACP(t *testing.T) {
 		t.Errorf("declared tools %v: bash is not on the PATH", names)
 	}
 }
+
+// mm --ask: the asked agent (mm -acp, with the same PATH) declares no
+// bash, and the one warning line is on this mm's stderr.
+func TestNoBashOnPathAsk(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{Text: "asked"})
+	parentCfg, _ := askPair(t, dir, child, "", "")
+	r := mm(t, dir, nil, []string{noBashPath(t)}, "", "-c", parentCfg, "--ask", "reviewer", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stderr, noBashWarning); n != 1 {
+		t.Errorf("the warning is on stderr %d times, want once:\n%s", n, r.stderr)
+	}
+	if names := declaredTools(t, child.ChatRequests()[0]); strings.Contains(","+strings.Join(names, ",")+",", ",bash,") {
+		t.Errorf("the asked agent declared %v: bash is not on the PATH", names)
+	}
+}

@@ -248,9 +248,6 @@ func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, fou
 	return reg, found, append(bashWarnings, warnings...)
 }
 
-// noBashWarning says why bash is not declared although bashTool is on.
-const noBashWarning = "[warning: no bash on the PATH — the bash tool is not declared (on Windows, Git for Windows provides bash.exe)]"
-
 // findBash is the bash the bash tool runs, found once per session: ""
 // with a warning when bashTool is on and the PATH has none, and then the
 // tool is not declared (a model told of a shell that cannot start would
@@ -261,7 +258,7 @@ func findBash(cfg *config.Config) (string, []string) {
 	}
 	path, err := tools.LookBash()
 	if err != nil {
-		return "", []string{noBashWarning}
+		return "", []string{tools.NoBashWarning}
 	}
 	return path, nil
 }

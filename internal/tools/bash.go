@@ -95,6 +95,10 @@ func (o BashOptions) timeout() time.Duration {
 	return o.Timeout
 }
 
+// NoBashWarning is the start-up warning when bashTool is on and LookBash
+// finds none: the user is told why the tool is missing.
+const NoBashWarning = "[warning: no bash on the PATH — the bash tool is not declared (on Windows, Git for Windows provides bash.exe)]"
+
 // LookBash is the bash the tool runs: `bash` on the PATH (on Windows, Git
 // for Windows' bash.exe, an MSYS bash that takes `bash -c` too), or an
 // error when there is none and the tool must not be declared. A bash found
