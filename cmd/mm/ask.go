@@ -66,6 +66,11 @@ func runAsk(cfg *config.Config, name, prompt string, stdin *os.File, noStdin boo
 	pool := ask.New(ask.Options{Config: &own})
 	defer pool.Close()
 	info, _ := pool.Info(name)
+	// The child (mm -acp, same PATH) keeps its start-up warnings to
+	// itself: say here why its bash tool is missing, as -p does.
+	if _, err := tools.LookBash(); info.Bash && err != nil {
+		fmt.Fprintln(stderr, tools.NoBashWarning)
+	}
 	shown := name
 	if info.Model != "" {
 		shown = fmt.Sprintf("%s (%s/%s)", name, info.Provider, info.Model)

@@ -105,7 +105,7 @@ func describe(name string, e config.MMConfig) (tools.AgentInfo, time.Duration) {
 	first := config.Default().EffectiveFirstTokenTimeout()
 	if err == nil {
 		first = cfg.EffectiveFirstTokenTimeout()
-		info.Provider, info.Model = cfg.Provider, cfg.Model
+		info.Provider, info.Model, info.Bash = cfg.Provider, cfg.Model, cfg.BashTool
 		if !cfg.ModelSet {
 			// The child names the model its server serves when its file
 			// names none (engine.Start): the built-in default shown

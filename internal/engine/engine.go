@@ -206,7 +206,9 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	}
 	s := &Session{Cwd: cwd, Root: project.Root(cwd)}
 	s.LSP, s.Warnings = lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
-	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents}, s.LSP)
+	bash, w := findBash(cfg)
+	s.Warnings = append(s.Warnings, w...)
+	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents, bash: bash}, s.LSP)
 	if !opts.noMCP {
 		e.startMCP(s, opts.MCPServers)
 	}
@@ -216,7 +218,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 		s.Warnings = append(s.Warnings, w...)
 	}
 	s.Agent = agent.New(agent.Options{
-		Model: e.Model, Tools: s.Tools, System: systemPrompt(cfg, s.Instructions),
+		Model: e.Model, Tools: s.Tools, System: systemPrompt(cfg, s.Tools.Lookup("bash") != nil, s.Instructions),
 		MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 		Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
 		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) },
@@ -241,7 +243,24 @@ func (s *Session) Close() {
 func Tools(cfg *config.Config, cwd, skillsBase string) (reg *tools.Registry, found []skills.Skill, warnings []string) {
 	// Looking the servers up starts none: there is nothing to stop.
 	servers, _ := lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
-	return toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: skillsBase}, servers)
+	bash, bashWarnings := findBash(cfg)
+	reg, found, warnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: skillsBase, bash: bash}, servers)
+	return reg, found, append(bashWarnings, warnings...)
+}
+
+// findBash is the bash the bash tool runs, found once per session: ""
+// with a warning when bashTool is on and the PATH has none, and then the
+// tool is not declared (a model told of a shell that cannot start would
+// only read failures). "" without one when bashTool is off.
+func findBash(cfg *config.Config) (string, []string) {
+	if !cfg.BashTool {
+		return "", nil
+	}
+	path, err := tools.LookBash()
+	if err != nil {
+		return "", []string{tools.NoBashWarning}
+	}
+	return path, nil
 }
 
 // toolPlace is where the tools of one conversation work.
@@ -249,14 +268,15 @@ type toolPlace struct {
 	cwd, skillsBase string
 	files           tools.Editor // nil = the disk
 	agents          tools.AgentAsker
+	bash            string // the bash the tool runs ("" = not declared)
 }
 
 // toolsWith is Tools with the language servers of the lsp tool.
 func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *tools.Registry, found []skills.Skill, warnings []string) {
 	cwd, skillsBase := at.cwd, at.skillsBase
 	reg = tools.NewRegistry()
-	if cfg.BashTool {
-		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(cfg.APIKeyEnv), MaxOutput: cfg.MaxOutput}))
+	if cfg.BashTool && at.bash != "" {
+		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(cfg.APIKeyEnv), MaxOutput: cfg.MaxOutput, Path: at.bash}))
 	}
 	if cfg.SkillsDir != "" {
 		dir := skills.Resolve(cfg.SkillsDir, skillsBase)
@@ -300,12 +320,14 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 }
 
 // systemPrompt is the configured prompt; the built-in one is fitted to the
-// declared tools. The project's AGENTS.md follows it, a custom prompt
-// included: the instructions are the project's, the prompt the agent's.
-func systemPrompt(cfg *config.Config, instr project.Instructions) string {
+// declared tools (bash: whether it is, which bashTool alone does not say
+// when the PATH has none). The project's AGENTS.md follows it, a custom
+// prompt included: the instructions are the project's, the prompt the
+// agent's.
+func systemPrompt(cfg *config.Config, bash bool, instr project.Instructions) string {
 	prompt := cfg.System
 	if prompt == config.DefaultSystemPrompt {
-		prompt = config.SystemPromptFor(cfg.BashTool)
+		prompt = config.SystemPromptFor(bash)
 	}
 	prompt += instructionsPart(instr)
 	return prompt

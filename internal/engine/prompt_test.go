@@ -18,15 +18,15 @@ import (
 // conversation: the system prompt the engine sends (without a project's
 // AGENTS.md) and the tool schemas, as sent. The skills are the repository's
 // own (skills/), as mm run at its root declares them; every configured
-// language server counts as installed, so that the figure is the same on
-// every machine and is the larger one.
+// language server, and bash, counts as installed, so that the figure is the
+// same on every machine and is the larger one.
 func fixedPrompt(t testing.TB, cfg *config.Config) (system, tools int) {
 	dir := t.TempDir()
 	found := func(name string) (string, error) { return name, nil }
 	servers, _ := lsp.New(cfg.LSP.Servers, lsp.Options{Root: dir, LookPath: found})
-	reg, _, _ := toolsWith(cfg, toolPlace{cwd: dir, skillsBase: "../.."}, servers)
+	reg, _, _ := toolsWith(cfg, toolPlace{cwd: dir, skillsBase: "../..", bash: "bash"}, servers)
 	body, err := llm.BuildRequest(&ai.ModelRequest{
-		Messages: []*ai.Message{ai.NewSystemTextMessage(systemPrompt(cfg, project.Instructions{}))},
+		Messages: []*ai.Message{ai.NewSystemTextMessage(systemPrompt(cfg, cfg.BashTool, project.Instructions{}))},
 		Tools:    reg.Definitions(),
 	}, llm.RequestOptions{Model: cfg.Model})
 	if err != nil {

@@ -35,6 +35,9 @@ type AgentInfo struct {
 	// Provider and Model are what the agent's file says (what it will
 	// run), "" when its file cannot be read.
 	Provider, Model string
+	// Bash is the file's bashTool (false when it cannot be read): mm
+	// --ask warns when the child will find no bash to declare.
+	Bash bool
 }
 
 // AgentRequest is one ask.

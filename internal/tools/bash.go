@@ -78,6 +78,10 @@ type BashOptions struct {
 	Dir     string        // working directory ("" = the process's)
 	Timeout time.Duration // bashTimeout; DefaultBashTimeout when <= 0
 	Env     []string      // environment for the shell (nil = os.Environ())
+	// Path is the shell that runs the commands: the bash LookBash found
+	// when the tool was declared, so what runs is what was declared ("" =
+	// "bash", looked up on each call).
+	Path string
 	// MaxOutput is maxOutput. An output too large to read back in full is
 	// cut here, around its marker, to fit it: cut again by the agent, the
 	// marker would be lost in the middle. 0 keeps both 1 MiB ends.
@@ -89,6 +93,19 @@ func (o BashOptions) timeout() time.Duration {
 		return DefaultBashTimeout
 	}
 	return o.Timeout
+}
+
+// NoBashWarning is the start-up warning when bashTool is on and LookBash
+// finds none: the user is told why the tool is missing.
+const NoBashWarning = "[warning: no bash on the PATH — the bash tool is not declared (on Windows, Git for Windows provides bash.exe)]"
+
+// LookBash is the bash the tool runs: `bash` on the PATH (on Windows, Git
+// for Windows' bash.exe, an MSYS bash that takes `bash -c` too), or an
+// error when there is none and the tool must not be declared. A bash found
+// only through a relative PATH entry (exec.ErrDot) counts as none: it
+// would be the project's, not the user's.
+func LookBash() (string, error) {
+	return exec.LookPath("bash")
 }
 
 // NewBash returns the bash tool. Every call mutates: a shell command can do
@@ -165,7 +182,11 @@ func RunBash(ctx context.Context, opts BashOptions, command string) string {
 	}
 	defer out.Close()
 
-	cmd := exec.Command("bash", "-c", command)
+	shell := opts.Path
+	if shell == "" {
+		shell = "bash"
+	}
+	cmd := exec.Command(shell, "-c", command)
 	cmd.Dir = opts.Dir
 	env := opts.Env
 	if env == nil {
