@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -103,9 +104,35 @@ const NoBashWarning = "[warning: no bash on the PATH — the bash tool is not de
 // for Windows' bash.exe, an MSYS bash that takes `bash -c` too), or an
 // error when there is none and the tool must not be declared. A bash found
 // only through a relative PATH entry (exec.ErrDot) counts as none: it
-// would be the project's, not the user's.
-func LookBash() (string, error) {
-	return exec.LookPath("bash")
+// would be the project's, not the user's. On Windows the launcher of WSL
+// (System32's bash.exe, WindowsApps' alias) is passed over: commands would
+// run in a Linux of their own, on other paths.
+func LookBash() (string, error) { return lookBash() }
+
+// firstBash is the first file name in the directories of list (a PATH)
+// that is a regular file and whose directory skip does not pass over; a
+// relative directory is passed over too (it would be the project's).
+func firstBash(list, name string, skip func(dir string) bool) (string, error) {
+	for _, dir := range filepath.SplitList(list) {
+		if dir == "" || !filepath.IsAbs(dir) || skip(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
+// skipWSL says whether the Windows directory dir holds a WSL launcher
+// rather than a bash: System32 (system32 names it) or a WindowsApps
+// directory of execution aliases. Plain string work, so that it is tested
+// on every platform.
+func skipWSL(dir, system32 string) bool {
+	norm := func(s string) string { return strings.TrimRight(strings.ToLower(strings.ReplaceAll(s, "/", `\`)), `\`) }
+	d := norm(dir)
+	return (system32 != "" && d == norm(system32)) || strings.HasSuffix(d, `\windowsapps`)
 }
 
 // NewBash returns the bash tool. Every call mutates: a shell command can do
