@@ -24,12 +24,18 @@ import (
 
 var mmBin string
 
+// stateDir is every test's user state directory (XDG_STATE_HOME, set by
+// cleanEnv): what mm remembers for the user (the shadow repositories of
+// /undo) never goes to the real one.
+var stateDir string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "mm-e2e-")
 	if err != nil {
 		panic(err)
 	}
 	mmBin = filepath.Join(dir, "mm")
+	stateDir = filepath.Join(dir, "state")
 	args := []string{"build", "-o", mmBin}
 	if os.Getenv("MM_TEST_RACE") != "" {
 		// MM_TEST_RACE=1 go test ./cmd/mm: the binary under the race detector.
@@ -92,12 +98,12 @@ func runResult(t *testing.T, err error, stdout, stderr string) result {
 func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "AGENT_") || strings.HasPrefix(kv, "LLAMA_API_KEY=") || strings.HasPrefix(kv, "NO_COLOR=") {
+		if strings.HasPrefix(kv, "AGENT_") || strings.HasPrefix(kv, "LLAMA_API_KEY=") || strings.HasPrefix(kv, "NO_COLOR=") || strings.HasPrefix(kv, "XDG_STATE_HOME=") {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return env
+	return append(env, "XDG_STATE_HOME="+stateDir)
 }
 
 func writeConfig(t *testing.T, dir, yaml string) string {

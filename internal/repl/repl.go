@@ -73,6 +73,10 @@ type REPL struct {
 	permPrefix string
 
 	sess sessions // sessions.go
+
+	// rl is the line editor of the terminal session (nil in the plain
+	// one): /undo asks its question there.
+	rl *readline.Instance
 }
 
 // Run runs the session until /quit or Ctrl-D and returns the exit code.
@@ -134,6 +138,7 @@ func (r *REPL) interactive(ctx context.Context) int {
 		return 1
 	}
 	defer rl.Close()
+	r.rl = rl
 	hist, warning := openHistory(r.eng.Root)
 	if warning != "" {
 		r.p.Notice(warning)
