@@ -211,8 +211,13 @@ func (r *Repo) snapshot(message string) (Snap, error) {
 	if err != nil {
 		return s, err
 	}
-	var update, drop bytes.Buffer
+	// Two batches: what leaves the index first (a file gone, grown past
+	// the limit, or now under a link the turn made of its directory),
+	// then what comes in, so that a path can change from a directory to
+	// a file or a link and back.
+	var add, drop bytes.Buffer
 	newFiles, newBytes := 0, int64(0)
+	linked := map[string]bool{} // directories found to be links (or gone)
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) < 3 {
 			continue
@@ -225,10 +230,20 @@ func (r *Repo) snapshot(message string) (Snap, error) {
 		if !safePath(p) {
 			continue
 		}
-		fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(p)))
+		gone := r.underLink(p, linked)
+		var fi os.FileInfo
+		if !gone {
+			var err error
+			fi, err = os.Lstat(filepath.Join(r.root, filepath.FromSlash(p)))
+			gone = err != nil
+		}
 		switch {
-		case err != nil:
-			// Gone: --remove takes it out of the index.
+		case gone:
+			if tag != '?' {
+				drop.WriteString(p)
+				drop.WriteByte(0)
+			}
+			continue
 		case fi.Mode().IsRegular() && fi.Size() > MaxFileSize:
 			s.Big = append(s.Big, p)
 			if tag != '?' {
@@ -237,13 +252,18 @@ func (r *Repo) snapshot(message string) (Snap, error) {
 			}
 			continue
 		case !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0:
+			// A directory now (its files are listed on their own), or
+			// a FIFO, a socket: no file to keep.
+			if tag != '?' {
+				drop.WriteString(p)
+				drop.WriteByte(0)
+			}
 			continue
-		default:
-			newFiles++
-			newBytes += fi.Size()
 		}
-		update.WriteString(p)
-		update.WriteByte(0)
+		newFiles++
+		newBytes += fi.Size()
+		add.WriteString(p)
+		add.WriteByte(0)
 	}
 	if newFiles > maxNewFiles || newBytes > maxNewBytes {
 		return s, fmt.Errorf("the project has %d files (%d MB) to take in: more than a snapshot takes (%d files, %d MB) — /undo is off for this turn", newFiles, newBytes>>20, maxNewFiles, maxNewBytes>>20)
@@ -253,8 +273,8 @@ func (r *Repo) snapshot(message string) (Snap, error) {
 			return s, err
 		}
 	}
-	if update.Len() > 0 {
-		if _, err := r.run(update.Bytes(), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
+	if add.Len() > 0 {
+		if _, err := r.run(add.Bytes(), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
 			return s, err
 		}
 	}
@@ -277,12 +297,36 @@ func (r *Repo) snapshot(message string) (Snap, error) {
 		return s, err
 	}
 	s.Commit = strings.TrimSpace(string(c))
-	// A ref keeps the snapshots reachable (and readable with git log).
-	if _, err := r.run(nil, "update-ref", "refs/heads/snapshots", s.Commit); err != nil {
+	// A ref keeps the snapshots reachable (and readable with git log):
+	// written as a loose ref, which is one process less than update-ref.
+	ref := filepath.Join(r.dir, "git", "refs", "heads", "snapshots")
+	if err := os.WriteFile(ref, []byte(s.Commit+"\n"), 0o600); err != nil {
 		return s, err
 	}
 	r.last, r.lastTree = s.Commit, t
 	return s, nil
+}
+
+// underLink reports whether a directory above p is a link or not a
+// directory (the turn made it so): p is then gone from the project, even
+// where a lookup through the link finds a file. linked caches the
+// answers by directory.
+func (r *Repo) underLink(p string, linked map[string]bool) bool {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return false
+	}
+	dir := p[:i]
+	if v, ok := linked[dir]; ok {
+		return v
+	}
+	v := r.underLink(dir, linked)
+	if !v {
+		fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(dir)))
+		v = err != nil || !fi.IsDir()
+	}
+	linked[dir] = v
+	return v
 }
 
 // Entry is one path of a tree: its mode ("100644", "100755", "120000")
