@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 )
 
 // MaxFileSize is the size from which a file is left out of the snapshots:
@@ -203,7 +204,24 @@ func (r *Repo) Snapshot(message string) (Snap, error) {
 	return r.snapshot(message)
 }
 
+// staleLock is the age from which the index's lock file is the remains
+// of an mm killed in the middle of a snapshot (one takes milliseconds):
+// it is removed, or no snapshot could ever be taken again.
+const staleLock = time.Minute
+
 func (r *Repo) snapshot(message string) (Snap, error) {
+	s, err := r.snapshotOnce(message)
+	if err != nil && strings.Contains(err.Error(), "index.lock") {
+		lock := filepath.Join(r.dir, "index.lock")
+		if fi, e := os.Lstat(lock); e == nil && time.Since(fi.ModTime()) > staleLock {
+			os.Remove(lock)
+			s, err = r.snapshotOnce(message)
+		}
+	}
+	return s, err
+}
+
+func (r *Repo) snapshotOnce(message string) (Snap, error) {
 	var s Snap
 	// Only what changed since the index was last written: tracked files
 	// modified or deleted (C, R), files not tracked yet (?).

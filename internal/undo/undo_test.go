@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func needGit(t testing.TB) string {
@@ -180,5 +181,26 @@ func BenchmarkSnapshot5000(b *testing.B) {
 		if _, err := r.Snapshot("bench"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The lock file of an mm killed in the middle of a snapshot does not stop
+// the snapshots for good; a fresh one (another mm at work) is respected.
+func TestStaleIndexLock(t *testing.T) {
+	root := t.TempDir()
+	put(t, root, "a", "a\n")
+	tr := tracker(t, root)
+	tr.Before("q")
+	tr.After()
+	lock := filepath.Join(tr.repo.dir, "index.lock")
+	put(t, tr.repo.dir, "index.lock", "")
+	put(t, root, "a", "b\n")
+	if _, err := tr.repo.Snapshot("fresh lock"); err == nil {
+		t.Errorf("a fresh lock is ignored")
+	}
+	old := time.Now().Add(-2 * staleLock)
+	os.Chtimes(lock, old, old)
+	if _, err := tr.repo.Snapshot("stale lock"); err != nil {
+		t.Errorf("a stale lock stops the snapshots: %v", err)
 	}
 }
