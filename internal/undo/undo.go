@@ -232,7 +232,11 @@ func (t *Tracker) back(from, to Snap, confirm Confirm, rep *Report) (Snap, Snap,
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	now, err := r.snapshot("before /undo")
+	cmd := "/undo"
+	if rep.Redo {
+		cmd = "/redo"
+	}
+	now, err := r.snapshot("before " + cmd + ": " + firstLine(rep.Question))
 	if err != nil {
 		return Snap{}, Snap{}, err
 	}
@@ -273,7 +277,7 @@ func (t *Tracker) back(from, to Snap, confirm Confirm, rep *Report) (Snap, Snap,
 	if err != nil {
 		return Snap{}, Snap{}, err
 	}
-	after, err := r.snapshot("after /undo")
+	after, err := r.snapshot("after " + cmd + ": " + firstLine(rep.Question))
 	if err != nil {
 		return Snap{}, Snap{}, err
 	}
