@@ -361,3 +361,28 @@ func TestUndoACPWithoutGit(t *testing.T) {
 		t.Errorf("stderr says it %d times:\n%s", n, c.stderr.String())
 	}
 }
+
+// A turn stopped in the middle of a command is undone like any other:
+// what the command wrote before Ctrl-C goes.
+func TestUndoStoppedTurn(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.txt"), "before\n")
+	srv := llmtest.New(t, bashCall("echo after > a.txt; echo x > late.txt; sleep 30"))
+	s := startREPL(t, dir, srv, []string{"XDG_STATE_HOME=" + t.TempDir()})
+	s.ask("slow")
+	s.expect("🛠️ bash: echo after > a.txt; echo x > late.txt; sleep 30")
+	waitFor(t, "late.txt", func() bool { _, err := os.Stat(filepath.Join(dir, "late.txt")); return err == nil })
+	s.send("\x03")
+	s.expect("[turn stopped]")
+	s.ask("/undo")
+	s.expect(`/undo: undid the turn "slow"`)
+	s.expect("restored: a.txt")
+	s.expect("removed: late.txt")
+	s.expect("› ")
+	if got := readOr(t, filepath.Join(dir, "a.txt")); got != "before\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "late.txt")); err == nil {
+		t.Errorf("late.txt is still there")
+	}
+}
