@@ -84,8 +84,10 @@ func Open(stateDir, root, gitPath string) (*Repo, error) {
 		// excludes, hooks and filters are not the shadow's.
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL=" + os.DevNull,
-		"HOME=" + dir,
-		"XDG_CONFIG_HOME=" + dir,
+		// A home that does not exist: no ~/.gitconfig, no
+		// ~/.config/git/{config,ignore,attributes}.
+		"HOME=" + filepath.Join(dir, "nohome"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "nohome"),
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_AUTHOR_NAME=mm", "GIT_AUTHOR_EMAIL=mm@localhost",
 		"GIT_COMMITTER_NAME=mm", "GIT_COMMITTER_EMAIL=mm@localhost",
