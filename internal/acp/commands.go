@@ -128,7 +128,11 @@ func (l *live) undo(redo bool) {
 	}
 	rep, err := op(nil)
 	text := rep.Text()
-	if err != nil {
+	switch {
+	case err != nil && !rep.Changed():
+		l.srv.log.line(fmt.Sprintf("session %s: %v", l.id, err))
+		text = "[error: " + trimBrackets(err.Error()) + " — no file was changed]"
+	case err != nil:
 		l.srv.log.line(fmt.Sprintf("session %s: %v", l.id, err))
 		text = "[error: " + trimBrackets(err.Error()) + "]\n" + text
 	}

@@ -21,8 +21,12 @@ func (r *REPL) undo(redo bool) {
 		op = t.Redo
 	}
 	rep, err := op(r.confirmRestore)
-	if err != nil {
-		r.p.RedLine("[error: " + strings.Trim(err.Error(), "[]") + " — the files that were put back are listed below]")
+	switch {
+	case err != nil && !rep.Changed():
+		r.p.RedLine("[error: " + strings.Trim(err.Error(), "[]") + " — no file was changed]")
+		return
+	case err != nil:
+		r.p.RedLine("[error: " + strings.Trim(err.Error(), "[]") + "]")
 	}
 	r.p.Line(rep.Text())
 	r.eng.Agent.AddNote(rep.Note())

@@ -50,6 +50,15 @@ func (r *Repo) restore(targets []Target, keep func(dir string) bool) (Restored, 
 			writes = append(writes, t)
 		}
 	}
+	// The contents first: a failure to read them changes nothing.
+	oids := make([]string, 0, len(writes))
+	for _, t := range writes {
+		oids = append(oids, t.Want.OID)
+	}
+	blobs, err := r.blobs(oids)
+	if err != nil {
+		return res, err
+	}
 	sort.Slice(removes, func(i, j int) bool { return depth(removes[i].Path) > depth(removes[j].Path) })
 	emptied := map[string]bool{}
 	for _, t := range removes {
@@ -95,14 +104,6 @@ func (r *Repo) restore(targets []Target, keep func(dir string) bool) (Restored, 
 		}
 	}
 
-	oids := make([]string, 0, len(writes))
-	for _, t := range writes {
-		oids = append(oids, t.Want.OID)
-	}
-	blobs, err := r.blobs(oids)
-	if err != nil {
-		return res, err
-	}
 	sort.Slice(writes, func(i, j int) bool { return writes[i].Path < writes[j].Path })
 	for _, t := range writes {
 		if why := parentsOK(root, t.Path, true); why != "" {

@@ -284,6 +284,9 @@ func (t *Tracker) back(from, to Snap, confirm Confirm, rep *Report) (Snap, Snap,
 	return now, after, nil
 }
 
+// Changed says the undo or redo put some file back.
+func (rep Report) Changed() bool { return len(rep.Written)+len(rep.Removed) > 0 }
+
 // Text is the report for the user.
 func (rep Report) Text() string {
 	cmd := "/undo"
@@ -324,9 +327,9 @@ func (rep Report) Text() string {
 }
 
 // Note is what the model reads, with the next question, about this undo
-// or redo; "" when nothing was done.
+// or redo; "" when no file was put back.
 func (rep Report) Note() string {
-	if rep.Nothing {
+	if rep.Nothing || !rep.Changed() {
 		return ""
 	}
 	var b strings.Builder
