@@ -386,3 +386,16 @@ func TestUndoStoppedTurn(t *testing.T) {
 		t.Errorf("late.txt is still there")
 	}
 }
+
+// Without a terminal (mm < questions.txt), /undo works line by line.
+func TestUndoPlainLineMode(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, call("write_file", `{"path":"w.txt","content":"w\n"}`), llmtest.Turn{Text: "wrote"})
+	r := mm(t, dir, srv, []string{"XDG_STATE_HOME=" + t.TempDir()}, "write it\n/undo\n/undo\n")
+	if !strings.Contains(r.stdout, "/undo: undid the turn \"write it\"\n  removed: w.txt") || !strings.Contains(r.stdout, "/undo: nothing to undo") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "w.txt")); err == nil {
+		t.Errorf("w.txt is still there")
+	}
+}
