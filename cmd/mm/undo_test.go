@@ -153,6 +153,7 @@ func TestUndoLineMode(t *testing.T) {
 	s.ask("/undo")
 	s.expect(`/undo: undid the turn "more"`)
 	s.expect("restored: a.txt, u.txt")
+	s.expect("(.gitignore'd files and files over 10 MB are never kept, so never put back)")
 	if got := readOr(t, filepath.Join(dir, "a.txt")); got != "one\nWORK\n" {
 		t.Errorf("after one /undo a.txt = %q", got)
 	}
@@ -221,6 +222,9 @@ func TestUndoLineMode(t *testing.T) {
 	s.ask("/undo")
 	s.expect("/undo: nothing to undo")
 	s.expect("› ")
+	if n := strings.Count(s.text(), "are never kept"); n != 1 {
+		t.Errorf("what /undo never keeps is said %d times", n)
+	}
 	s.send("\x04")
 	if err := s.exit(); err != nil {
 		t.Errorf("exit: %v", err)

@@ -31,6 +31,7 @@ type Tracker struct {
 	done     []*turn
 	undone   []*undoneTurn
 	toldLeft bool // the files left out were named once
+	toldRule bool // the first report said what is never kept
 }
 
 type turn struct {
@@ -164,6 +165,9 @@ type Report struct {
 	Nothing bool
 	// Question is the question of the turn undone or redone.
 	Question string
+	// Rule says the report is the conversation's first: it says what
+	// /undo never keeps.
+	Rule bool
 	// Written and Removed are the paths put back; Kept those the user
 	// changed after the turn and chose to keep; Failed the paths that
 	// could not be put back, with why.
@@ -187,7 +191,8 @@ func (t *Tracker) Undo(confirm Confirm) (Report, error) {
 		return Report{Nothing: true}, nil
 	}
 	e := t.done[len(t.done)-1]
-	rep := Report{Question: e.question}
+	rep := Report{Question: e.question, Rule: !t.toldRule}
+	t.toldRule = true
 	before, after, err := t.back(e.after, e.before, confirm, &rep)
 	if err != nil {
 		return rep, err
@@ -322,6 +327,9 @@ func (rep Report) Text() string {
 	}
 	if !rep.Redo {
 		b.WriteString("\n  /redo takes it back")
+	}
+	if rep.Rule {
+		b.WriteString("\n  (.gitignore'd files and files over 10 MB are never kept, so never put back)")
 	}
 	return b.String()
 }
