@@ -30,7 +30,7 @@ func runACP(cfg *config.Config, stdin, stdout, stderr *os.File) int {
 	for _, w := range cfg.Warnings {
 		warn(w)
 	}
-	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, SkillsBase: base, Agents: agentsOf(cfg), MCPPerSession: true})
+	eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, SkillsBase: base, Agents: agentsOf(cfg), MCPPerSession: true, Undo: true})
 	if err != nil {
 		return oneshot.ExitCode(err, stderr)
 	}

@@ -126,7 +126,7 @@ func TestACPSlashCommands(t *testing.T) {
 			t.Errorf("no description: %v", m)
 		}
 	}
-	if strings.Join(names, " ") != "compact new context" {
+	if strings.Join(names, " ") != "compact new context undo redo" {
 		t.Errorf("commands: %v", names)
 	}
 	for _, q := range []string{"q1", "q2"} {

@@ -40,7 +40,7 @@ func TestAskAgentACP(t *testing.T) {
 	for _, x := range cmds["availableCommands"].([]any) {
 		names = append(names, x.(map[string]any)["name"].(string))
 	}
-	if got := strings.Join(names, " "); got != "compact new context ask-reviewer ask-with-context-reviewer" {
+	if got := strings.Join(names, " "); got != "compact new context undo redo ask-reviewer ask-with-context-reviewer" {
 		t.Errorf("commands: %s", got)
 	}
 

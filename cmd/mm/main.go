@@ -214,7 +214,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		if *tui || cfg.TUI {
 			notice = "[the full-screen mode (-tui) is not available yet: line mode]"
 		}
-		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg)})
+		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg), Undo: true})
 		if err != nil {
 			warnFirst(cfg.Warnings)
 			return oneshot.ExitCode(err, stderr)

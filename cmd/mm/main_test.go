@@ -24,6 +24,11 @@ import (
 
 var mmBin string
 
+// stateDir is every test's user state directory (XDG_STATE_HOME, set by
+// cleanEnv): what mm remembers for the user (the shadow repositories of
+// /undo) never goes to the real one.
+var stateDir string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "mm-e2e-")
 	if err != nil {
@@ -31,9 +36,11 @@ func TestMain(m *testing.M) {
 	}
 	mmBin = filepath.Join(dir, "mm")
 	// The user's state directory (the session key, trusted project files,
-	// …) of every mm a test starts, and of the tests themselves: never the
-	// real home's. A test about it sets its own.
-	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	// /undo's shadow repositories, …) of every mm a test starts, and of the
+	// tests themselves: never the real home's. A test about it sets its
+	// own.
+	stateDir = filepath.Join(dir, "state")
+	os.Setenv("XDG_STATE_HOME", stateDir)
 	args := []string{"build", "-o", mmBin}
 	if os.Getenv("MM_TEST_RACE") != "" {
 		// MM_TEST_RACE=1 go test ./cmd/mm: the binary under the race detector.
@@ -96,12 +103,12 @@ func runResult(t *testing.T, err error, stdout, stderr string) result {
 func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "AGENT_") || strings.HasPrefix(kv, "LLAMA_API_KEY=") || strings.HasPrefix(kv, "NO_COLOR=") {
+		if strings.HasPrefix(kv, "AGENT_") || strings.HasPrefix(kv, "LLAMA_API_KEY=") || strings.HasPrefix(kv, "NO_COLOR=") || strings.HasPrefix(kv, "XDG_STATE_HOME=") {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return env
+	return append(env, "XDG_STATE_HOME="+stateDir)
 }
 
 func writeConfig(t *testing.T, dir, yaml string) string {

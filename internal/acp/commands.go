@@ -20,6 +20,8 @@ var slashCommands = []acpsdk.AvailableCommand{
 	{Name: "compact", Description: "compress the conversation now: a summary replaces all but the last turns"},
 	{Name: "new", Description: "start a new conversation in this session (the history is forgotten; with sessions on, the old one stays listed)"},
 	{Name: "context", Description: "what fills the context window now: system prompt, tools, AGENTS.md, history, free (estimated tokens)"},
+	{Name: "undo", Description: "put back the files the last turn that changed some changed (bash's changes too); again: one more turn back"},
+	{Name: "redo", Description: "take the last /undo back"},
 }
 
 // commands tells the client which slash commands the session offers.
@@ -29,7 +31,7 @@ func (l *live) commands() {
 }
 
 // slashCommand is the command a prompt starts with: its first block is
-// text whose first word is /compact, /new or /context.
+// text whose first word is one of slashCommands (/compact, /new, …).
 func slashCommand(blocks []acpsdk.ContentBlock) (string, bool) {
 	if len(blocks) == 0 || blocks[0].Text == nil {
 		return "", false
@@ -63,6 +65,9 @@ func (l *live) command(ctx context.Context, name string) (acpsdk.PromptResponse,
 		table := l.srv.eng.ContextTable(wctx, l.es.Agent, l.es.Instructions)
 		cancel()
 		l.update(acpsdk.UpdateAgentMessageText("```text\n" + termsafe.Text(table) + "\n```"))
+		return end, nil
+	case "undo", "redo":
+		l.undo(name == "redo")
 		return end, nil
 	}
 	cfg := l.srv.cfg
@@ -106,4 +111,31 @@ func (l *live) newConversation() {
 	}
 	l.es.Agent.Reset()
 	l.save()
+}
+
+// undo is /undo and /redo. Nobody can be asked in the middle of a
+// command here: a file changed after the turn (it differs from what the
+// turn left) is kept as it is, and the report names it.
+func (l *live) undo(redo bool) {
+	t := l.es.Undo
+	if why := t.Unavailable(); why != "" {
+		l.update(acpsdk.UpdateAgentMessageText("[/undo is unavailable: " + termsafe.Text(why) + "]"))
+		return
+	}
+	op := t.Undo
+	if redo {
+		op = t.Redo
+	}
+	rep, err := op(nil)
+	text := rep.Text()
+	switch {
+	case err != nil && !rep.Changed():
+		l.srv.log.line(fmt.Sprintf("session %s: %v", l.id, err))
+		text = "[error: " + trimBrackets(err.Error()) + " — no file was changed]"
+	case err != nil:
+		l.srv.log.line(fmt.Sprintf("session %s: %v", l.id, err))
+		text = "[error: " + trimBrackets(err.Error()) + "]\n" + text
+	}
+	l.update(acpsdk.UpdateAgentMessageText(termsafe.Text(text)))
+	l.es.Agent.AddNote(rep.Note())
 }

@@ -143,6 +143,18 @@ type Options struct {
 	// that were late at start-up, so the tool list changes only between
 	// turns.
 	BeforeTurn func()
+	// Snapshots, when set, is told about the turns that change the
+	// project (/undo: internal/undo): Before runs once per turn, just
+	// before the first call that may change files runs (one that needs
+	// permission and is not a read), After when that turn ends. What
+	// they return, when not "", is a notice for the user.
+	Snapshots Snapshotter
+}
+
+// Snapshotter takes the snapshots /undo restores (Options.Snapshots).
+type Snapshotter interface {
+	Before(question string) string
+	After() string
 }
 
 // maxTokensRetries is how many times a tool call cut by max_tokens is handed
@@ -183,6 +195,28 @@ type Agent struct {
 	// checkpoint, when set, is given the conversation during a turn
 	// (OnCheckpoint).
 	checkpoint func(history []*ai.Message)
+	// question is the running turn's; snapped says its snapshot is
+	// taken (Options.Snapshots).
+	question string
+	snapped  bool
+	// note goes before the next question (AddNote).
+	note string
+}
+
+// AddNote makes the next question's message start with note: what the
+// user did between turns that the model must know (an /undo). It goes in
+// the user's message, never in the system prompt, so the request prefix
+// stays the same.
+func (a *Agent) AddNote(note string) {
+	if note == "" {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.note != "" {
+		a.note += "\n"
+	}
+	a.note += note
 }
 
 // OnCheckpoint sets f, called during a turn once the question is asked
@@ -253,6 +287,7 @@ func (a *Agent) Reset() {
 	a.prefixes = map[string][]string{}
 	a.fit.reset()
 	a.noGain = 0
+	a.note = ""
 }
 
 // History returns the conversation so far.
@@ -298,8 +333,20 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	if a.opts.BeforeTurn != nil {
 		a.opts.BeforeTurn()
 	}
+	a.question, a.snapped = question, false
+	defer func() {
+		if a.snapped {
+			if n := a.opts.Snapshots.After(); n != "" {
+				ui.Notice(n)
+			}
+		}
+	}()
 	a.autoCompact(ctx, question, ui)
 	before := len(a.history)
+	if a.note != "" {
+		question = a.note + "\n\n" + question
+		a.note = ""
+	}
 	a.history = append(a.history, ai.NewUserTextMessage(question))
 	a.turnStart = append([]*ai.Message(nil), a.history...)
 	a.saveCheckpoint(nil, nil, nil)
@@ -624,6 +671,14 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 		}
 		c.Refused, c.Failed = true, true
 		return t.RefusalFor(c.Args)
+	}
+	if a.opts.Snapshots != nil && !a.snapped && t.NeedsPermission(c.Args) && t.KindFor(c.Args) != tools.KindRead {
+		// Before the first change of the turn, never for a call refused
+		// or decided without changing anything.
+		a.snapped = true
+		if n := a.opts.Snapshots.Before(a.question); n != "" {
+			ui.Notice(n)
+		}
 	}
 	if plan.Apply != nil {
 		out := plan.Apply(ctx)

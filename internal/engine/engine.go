@@ -23,6 +23,7 @@ import (
 	"mm/internal/project"
 	"mm/internal/skills"
 	"mm/internal/tools"
+	"mm/internal/undo"
 	"mm/internal/version"
 )
 
@@ -45,6 +46,10 @@ type Options struct {
 	// nobody talks to, starts none, so no server runs unused from the
 	// process's start.
 	MCPPerSession bool
+	// Undo: the facade offers /undo (line mode, ACP), so each session
+	// snapshots the project before the first change of a turn. mm -p
+	// offers none, and takes none.
+	Undo bool
 }
 
 // Engine is a ready agent and what the banner says about it.
@@ -76,8 +81,11 @@ type Engine struct {
 	Agents tools.AgentAsker
 	// MCP runs the MCP servers of the engine's session; Close stops them.
 	MCP *mcp.Manager
-	// warn is Options.Warn.
+	// Undo is the engine's session's /undo (nil without Options.Undo).
+	Undo *undo.Tracker
+	// warn is Options.Warn; undo is Options.Undo.
 	warn func(string)
+	undo bool
 
 	// The context window, asked once per model (model.go).
 	windowMu  sync.Mutex
@@ -138,11 +146,16 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	}
 	g := llm.NewGenkit(ctx)
 	model := llm.DefineModel(g, client)
-	e := &Engine{Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Agents: opts.Agents, warn: opts.Warn}
+	e := &Engine{Config: cfg, Provider: p, Endpoint: ep, Client: client, Model: model, Agents: opts.Agents, warn: opts.Warn, undo: opts.Undo}
 	s := e.NewSession(SessionOptions{Cwd: cwd, SkillsBase: opts.SkillsBase, noMCP: opts.MCPPerSession})
 	e.Tools, e.Cwd, e.Root, e.SkillWarnings, e.Skills = s.Tools, s.Cwd, s.Root, s.SkillWarnings, s.Skills
 	e.LSP, e.Warnings, e.Instructions, e.Agent = s.LSP, s.Warnings, s.Instructions, s.Agent
-	e.MCP = s.MCP
+	e.MCP, e.Undo = s.MCP, s.Undo
+	if n := e.Undo.Notice(); n != "" {
+		// Once, under the banner (ACP: on stderr at start); /undo says
+		// it again when asked.
+		e.Warnings = append(e.Warnings, n)
+	}
 	e.wireModel()
 	e.wireAgent(e.Agent)
 	if cfg.Context.Enabled && cfg.Context.MaxMessages == 0 {
@@ -192,6 +205,9 @@ type Session struct {
 	// them.
 	MCP *mcp.Manager
 	mcp *sessionMCP
+	// Undo snapshots the project for /undo (nil when the facade offers
+	// none).
+	Undo *undo.Tracker
 }
 
 // NewSession builds the tools and the agent of one conversation in
@@ -217,11 +233,16 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 		s.Instructions, w = project.ReadInstructions(cwd, s.Root)
 		s.Warnings = append(s.Warnings, w...)
 	}
+	var snapshots agent.Snapshotter
+	if e.undo {
+		s.Undo = undo.New(s.Root, nil)
+		snapshots = s.Undo
+	}
 	s.Agent = agent.New(agent.Options{
 		Model: e.Model, Tools: s.Tools, System: systemPrompt(cfg, s.Tools.Lookup("bash") != nil, s.Instructions),
 		MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 		Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
-		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) },
+		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) }, Snapshots: snapshots,
 	})
 	if e.Agent != nil {
 		// A session made after Start: the engine's model is wired already.

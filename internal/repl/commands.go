@@ -19,6 +19,8 @@ var commands = []struct{ name, help string }{
 	{"/config", "every configuration key: its value and where it comes from (built-in, a file, env, a flag)"},
 	{"/sessions", "list the saved conversations, newest first (sessions.enabled)"},
 	{"/resume", "/resume [ID]: go on with a saved conversation (no ID: the latest)"},
+	{"/undo", "put back the files the last turn that changed some changed (bash's changes too); again: one more turn back"},
+	{"/redo", "take the last /undo back"},
 	{"/model", "list the models the server serves; /model NAME uses NAME from the next request"},
 	{"/abort", "stop the running turn (type it while the model works; Esc and Ctrl-C do the same)"},
 	{"/quit", "leave mm (Ctrl-D on an empty line does the same)"},
@@ -57,6 +59,8 @@ func (r *REPL) command(line string) bool {
 		r.showConfig()
 	case "/model":
 		r.model(strings.Fields(line)[1:])
+	case "/undo", "/redo":
+		r.undo(name == "/redo")
 	case "/sessions":
 		r.listSessions()
 	case "/resume":

@@ -73,6 +73,10 @@ type REPL struct {
 	permPrefix string
 
 	sess sessions // sessions.go
+
+	// rl is the line editor of the terminal session (nil in the plain
+	// one): /undo asks its question there.
+	rl *readline.Instance
 }
 
 // Run runs the session until /quit or Ctrl-D and returns the exit code.
@@ -134,6 +138,7 @@ func (r *REPL) interactive(ctx context.Context) int {
 		return 1
 	}
 	defer rl.Close()
+	r.rl = rl
 	// Runs before rl.Close: readline's Close waits for its reading
 	// goroutine, which can still be blocked reading the pipe after the
 	// Ctrl-D that ended the line (seen with a Ctrl-D typed as the first
