@@ -20,6 +20,7 @@ import (
 	"mm/internal/engine"
 	"mm/internal/interrupt"
 	"mm/internal/oneshot"
+	"mm/internal/procguard"
 	"mm/internal/repl"
 	"mm/internal/termsafe"
 	"mm/internal/ui"
@@ -47,6 +48,7 @@ Flags:
   -c PATH, -config PATH    configuration file (default: ./agent.yaml, else ~/.config/mm/agent.yaml, else built-in defaults)
   -continue                go on with the latest saved conversation (sessions.enabled)
   -resume ID               go on with the saved conversation ID (/sessions lists them)
+  -sandbox MODE            confine bash: off, workspace or read-only (wins over sandbox.mode; docs/security.md)
   -acp                     speak the Agent Client Protocol on stdin/stdout (an editor drives mm)
   -tui                     full-screen mode (not available yet: mm falls back to line mode)
   -version                 print the version and exit
@@ -87,6 +89,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	cont := fs.Bool("continue", false, "go on with the latest saved conversation")
 	acpMode := fs.Bool("acp", false, "speak the Agent Client Protocol on stdio")
 	askName := fs.String("ask", "", "ask this agent (a mmConfigs name or a config file) the prompt that follows")
+	sandboxMode := fs.String("sandbox", "", "confine bash: off, workspace or read-only (wins over sandbox.mode)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -175,6 +178,17 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 			warnFirst(ce.Warnings)
 		}
 		return fail(oneshot.ExitConfig, termsafe.Text(err.Error()))
+	}
+	if set["sandbox"] {
+		if !config.ValidSandboxMode(*sandboxMode) {
+			return fail(oneshot.ExitUsage, "mm: -sandbox must be off, workspace or read-only (run mm -h for the flags)")
+		}
+		cfg.Sandbox.Mode = *sandboxMode
+	}
+	if cfg.Sandbox.Required && cfg.Sandbox.Mode != config.SandboxOff && cfg.BashTool {
+		if why := procguard.SandboxUnavailable(); why != "" {
+			return fail(oneshot.ExitConfig, termsafe.Text(cfg.SandboxUnavailable(why).Error()))
+		}
 	}
 	if *acpMode {
 		return runACP(cfg, stdin, stdout, stderr)

@@ -20,6 +20,7 @@ import (
 	"mm/internal/llm"
 	"mm/internal/lsp"
 	"mm/internal/mcp"
+	"mm/internal/procguard"
 	"mm/internal/project"
 	"mm/internal/skills"
 	"mm/internal/tools"
@@ -143,6 +144,9 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	e.Tools, e.Cwd, e.Root, e.SkillWarnings, e.Skills = s.Tools, s.Cwd, s.Root, s.SkillWarnings, s.Skills
 	e.LSP, e.Warnings, e.Instructions, e.Agent = s.LSP, s.Warnings, s.Instructions, s.Agent
 	e.MCP = s.MCP
+	if w := cfg.SandboxWarning(procguard.SandboxUnavailable()); w != "" {
+		e.Warnings = append(e.Warnings, w)
+	}
 	e.wireModel()
 	e.wireAgent(e.Agent)
 	if cfg.Context.Enabled && cfg.Context.MaxMessages == 0 {
@@ -256,7 +260,8 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 	cwd, skillsBase := at.cwd, at.skillsBase
 	reg = tools.NewRegistry()
 	if cfg.BashTool {
-		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(cfg.APIKeyEnv), MaxOutput: cfg.MaxOutput}))
+		sb := procguard.NewSandbox(cfg.Sandbox.Mode, cfg.Sandbox.Network, cfg.Sandbox.Writable, project.Root(cwd))
+		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(cfg.APIKeyEnv), MaxOutput: cfg.MaxOutput, Sandbox: sb}))
 	}
 	if cfg.SkillsDir != "" {
 		dir := skills.Resolve(cfg.SkillsDir, skillsBase)
