@@ -288,7 +288,7 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 		reg.Add(t)
 	}
 	if cfg.FetchContentTool {
-		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
+		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput, AllowLinkLocal: cfg.FetchAllowLinkLocal}))
 	}
 	if cfg.AskUserTool {
 		// Last: asking the user is the tool of last resort.

@@ -1,0 +1,126 @@
+package procguard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestNewSandbox(t *testing.T) {
+	home, _ := os.UserHomeDir()
+	if NewSandbox(SandboxOff, true, nil, "/p") != nil || NewSandbox("", true, nil, "/p").On() {
+		t.Error("off confines something")
+	}
+	s := NewSandbox(SandboxWorkspace, false, []string{"~/.m2", "build", "/abs/"}, "/p")
+	want := append(TempDirs(), "/p", filepath.Join(home, ".m2"), "/p/build", "/abs")
+	if strings.Join(s.Writable, ",") != strings.Join(want, ",") || s.Network {
+		t.Errorf("writable %q, want %q", s.Writable, want)
+	}
+	// The default is the build caches; read-only drops them and the
+	// project.
+	if s := NewSandbox(SandboxWorkspace, true, nil, "/p"); len(s.Writable) != len(TempDirs())+1+len(DefaultWritable()) {
+		t.Errorf("default writable %q", s.Writable)
+	}
+	if s := NewSandbox(SandboxReadOnly, true, []string{"/x"}, "/p"); strings.Join(s.Writable, ",") != strings.Join(TempDirs(), ",") {
+		t.Errorf("read-only writable %q", s.Writable)
+	}
+}
+
+func TestDefaultWritable(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("GOCACHE", "")
+	t.Setenv("GOMODCACHE", "")
+	t.Setenv("GOPATH", "/gp:/other")
+	got := strings.Join(DefaultWritable(), ",")
+	cache, _ := os.UserCacheDir()
+	if want := cache + ",/gp/pkg/mod,/home/u/.npm,/home/u/.cargo"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	t.Setenv("GOPATH", "")
+	t.Setenv("GOMODCACHE", "/mc")
+	if got := DefaultWritable(); got[1] != "/mc" {
+		t.Errorf("GOMODCACHE: %q", got)
+	}
+	t.Setenv("GOMODCACHE", "")
+	if got := DefaultWritable(); got[1] != "/home/u/go/pkg/mod" {
+		t.Errorf("no GOPATH: %q", got)
+	}
+}
+
+func TestRefusal(t *testing.T) {
+	ws := &Sandbox{Mode: SandboxWorkspace, Network: true, Writable: []string{"/proj", "/tmp"}}
+	ro := &Sandbox{Mode: SandboxReadOnly, Network: false, Writable: []string{"/tmp"}}
+	const (
+		wsLine  = "[sandbox: writing outside the project is refused (sandbox.mode: workspace)]"
+		roLine  = "[sandbox: writing outside the temp directories is refused (sandbox.mode: read-only)]"
+		netLine = "[sandbox: network connections are refused (sandbox.network: false)]"
+	)
+	for _, tc := range []struct {
+		s      *Sandbox
+		out    string
+		failed bool
+		want   string
+	}{
+		{ws, "bash: line 1: /home/u/.bashrc: Permission denied\n[exit code: exit status 1]", true, wsLine},
+		{ws, "sh: 1: cannot create /etc/x: Permission denied", true, wsLine},
+		{ws, "touch: cannot touch '/home/u/x': Permission denied", true, wsLine},
+		{ws, "mkdir: cannot create directory ‘/opt/d’: Permission denied", true, wsLine},
+		{ws, "PermissionError: [Errno 13] Permission denied: '/root/x'", true, wsLine},
+		{ws, "open /var/x: permission denied", true, wsLine},
+		{ws, "rm: cannot remove '/usr/bin/ls': Operation not permitted", true, wsLine},
+		// The file's own denial, inside the writable directories.
+		{ws, "bash: line 1: ./x.sh: Permission denied", true, ""},
+		{ws, "touch: cannot touch '/proj/ro/x': Permission denied", true, ""},
+		{ws, "bash: /tmp/x: Permission denied", true, ""},
+		// Nothing failed, or the sandbox is off.
+		{ws, "bash: /etc/x: Permission denied", false, ""},
+		{nil, "bash: /etc/x: Permission denied", true, ""},
+		{&Sandbox{Mode: SandboxOff}, "bash: /etc/x: Permission denied", true, ""},
+		// With the network on, a refused connection is not the sandbox's.
+		{ws, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/1.2.3.4/80: Permission denied", true, ""},
+		{ro, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/80: Permission denied", true, netLine},
+		{ro, "bash: line 1: x.txt: Permission denied", true, roLine},
+		{ro, "bash: line 1: /tmp/x: Permission denied", true, ""},
+		{ws, "make: *** [all] Error 2", true, ""},
+	} {
+		if got := tc.s.Refusal(tc.out, tc.failed, "/proj"); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.out, got, tc.want)
+		}
+	}
+}
+
+// The Seatbelt profile cannot run here: its text is held to what
+// sandbox-exec reads.
+func TestSeatbeltProfile(t *testing.T) {
+	s := &Sandbox{Mode: SandboxWorkspace, Network: true}
+	got := SeatbeltProfile(s, []string{"/Users/u/proj", "/private/tmp", `/odd "dir\`})
+	want := `(version 1)
+(allow default)
+(deny file-write*
+  (require-all
+    (require-not (subpath "/Users/u/proj"))
+    (require-not (subpath "/private/tmp"))
+    (require-not (subpath "/odd \"dir\\"))
+    (require-not (literal "/dev/null"))
+    (require-not (literal "/dev/zero"))
+    (require-not (literal "/dev/full"))
+    (require-not (literal "/dev/random"))
+    (require-not (literal "/dev/urandom"))
+    (require-not (literal "/dev/stdout"))
+    (require-not (literal "/dev/stderr"))
+    (require-not (subpath "/dev/fd"))))
+`
+	if got != want {
+		t.Errorf("profile:\n%s\nwant:\n%s", got, want)
+	}
+	s.Network = false
+	if got := SeatbeltProfile(s, nil); !strings.HasSuffix(got, "(deny network-outbound (remote ip))\n(deny network-bind (local ip))\n") {
+		t.Errorf("network off:\n%s", got)
+	}
+	// Balanced parentheses: sandbox-exec refuses the profile otherwise.
+	if strings.Count(got, "(") != strings.Count(got, ")") {
+		t.Errorf("unbalanced:\n%s", got)
+	}
+}
