@@ -217,3 +217,17 @@ func TestSandboxOff(t *testing.T) {
 		t.Errorf("-sandbox strict: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// In line mode, the banner says it once.
+func TestSandboxWithoutLandlockBanner(t *testing.T) {
+	proj, _ := sandboxPlaces(t)
+	cfg := writeConfig(t, proj, "provider: llamacpp\nsandbox:\n  mode: read-only\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	s := startREPL(t, proj, srv, []string{procguard.NoSandboxVar + "=1"}, "-c", cfg)
+	s.ask("hi")
+	s.expect("ok")
+	want := "[warning: sandbox.mode: read-only, but bash cannot be confined here (no Landlock (simulated by MM_SANDBOX_SIMULATE_NO_LANDLOCK=1)): commands run unconfined — sandbox.required: true refuses to start instead]"
+	if n := strings.Count(strings.ReplaceAll(s.text(), "\n", ""), want); n != 1 {
+		t.Errorf("the warning %d times:\n%s", n, s.text())
+	}
+}

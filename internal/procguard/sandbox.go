@@ -292,10 +292,12 @@ func SeatbeltProfile(s *Sandbox, writable []string) string {
 	for _, d := range writableDevices {
 		b.WriteString("    (require-not (literal " + sbplString(d) + "))\n")
 	}
+	// dyld opens /dev/dtracehelper for writing in every process it starts.
+	b.WriteString("    (require-not (literal \"/dev/dtracehelper\"))\n")
 	b.WriteString("    (require-not (literal \"/dev/stdout\"))\n    (require-not (literal \"/dev/stderr\"))\n")
 	b.WriteString("    (require-not (subpath \"/dev/fd\"))))\n")
 	if !s.Network {
-		b.WriteString("(deny network-outbound (remote ip))\n(deny network-bind (local ip))\n")
+		b.WriteString("(deny network-outbound (remote ip \"*:*\"))\n(deny network-bind (local ip \"*:*\"))\n")
 	}
 	return b.String()
 }

@@ -108,6 +108,7 @@ func TestSeatbeltProfile(t *testing.T) {
     (require-not (literal "/dev/full"))
     (require-not (literal "/dev/random"))
     (require-not (literal "/dev/urandom"))
+    (require-not (literal "/dev/dtracehelper"))
     (require-not (literal "/dev/stdout"))
     (require-not (literal "/dev/stderr"))
     (require-not (subpath "/dev/fd"))))
@@ -116,7 +117,7 @@ func TestSeatbeltProfile(t *testing.T) {
 		t.Errorf("profile:\n%s\nwant:\n%s", got, want)
 	}
 	s.Network = false
-	if got := SeatbeltProfile(s, nil); !strings.HasSuffix(got, "(deny network-outbound (remote ip))\n(deny network-bind (local ip))\n") {
+	if got := SeatbeltProfile(s, nil); !strings.HasSuffix(got, `(deny network-outbound (remote ip "*:*"))`+"\n"+`(deny network-bind (local ip "*:*"))`+"\n") {
 		t.Errorf("network off:\n%s", got)
 	}
 	// Balanced parentheses: sandbox-exec refuses the profile otherwise.
