@@ -2,6 +2,7 @@ package procguard
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -44,9 +45,21 @@ func (s *Sandbox) enter() error {
 		cfg.HandledAccessNet = landlock.V11.HandledAccessNet
 		cfg.Scoped = ll.ScopeAbstractUnixSocket
 	}
+	// A writable entry that is a file gets the file rights (directory
+	// rights on a file are refused by the kernel); a missing one is
+	// skipped.
+	var dirs, files []string
+	for _, w := range s.Writable {
+		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
+			dirs = append(dirs, w)
+		} else if err == nil {
+			files = append(files, w)
+		}
+	}
 	fd, flags, err := cfg.BestEffort().NewRulesetFD(
 		landlock.RODirs("/"),
-		landlock.RWDirs(s.Writable...).WithRefer().IgnoreIfMissing(),
+		landlock.RWDirs(dirs...).WithRefer().IgnoreIfMissing(),
+		landlock.RWFiles(files...).IgnoreIfMissing(),
 		landlock.RWFiles(writableDevices...).WithIoctlDev().IgnoreIfMissing(),
 	)
 	if err != nil {

@@ -1,6 +1,7 @@
 package procguard
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,6 +44,32 @@ func TestEnterConfinesOneThread(t *testing.T) {
 	}
 	if err := os.WriteFile(filepath.Join(base, "after"), nil, 0o644); err != nil {
 		t.Errorf("mm confined after a command: %v", err)
+	}
+	// Many commands at once, then many goroutines of mm's: none of
+	// them runs on a confined thread (the runtime makes new threads
+	// from a clean one, never from a locked thread).
+	errs := make(chan error, 64)
+	for range 32 {
+		go func() { errs <- enterOnThread(s, nil) }()
+	}
+	for range 32 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 64 {
+		go func() { errs <- os.WriteFile(filepath.Join(base, fmt.Sprint("g", i)), nil, 0o644) }()
+	}
+	for range 64 {
+		if err := <-errs; err != nil {
+			t.Errorf("mm confined after commands: %v", err)
+		}
+	}
+	// A writable file (not a directory) and a missing entry are fine.
+	file := filepath.Join(base, "after")
+	s.Writable = append(s.Writable, file, filepath.Join(base, "missing"))
+	if err := enterOnThread(s, func() { inErr = os.WriteFile(file, []byte("x"), 0o644) }); err != nil || inErr != nil {
+		t.Errorf("writable file: enter %v, write %v", err, inErr)
 	}
 }
 
