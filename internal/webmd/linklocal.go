@@ -53,12 +53,16 @@ func checkLinkLocalURL(u *url.URL) error {
 	return nil
 }
 
+// resolver is the dialer's (nil: the system's); tests give one that
+// answers from a DNS server of their own.
+var resolver *net.Resolver
+
 // guardedTransport is http.DefaultTransport's settings (the proxy from
 // the environment included) with a dialer that refuses link-local
 // addresses.
 func guardedTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseLinkLocal}
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseLinkLocal, Resolver: resolver}
 	t.DialContext = d.DialContext
 	return t
 }

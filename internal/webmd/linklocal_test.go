@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 // The dialer's check, on the resolved addresses it is given.
@@ -87,5 +89,53 @@ func TestFetchLinkLocal(t *testing.T) {
 	}
 	if err := (&Fetcher{AllowLinkLocal: true}).checkURL(&url.URL{Host: "169.254.169.254"}); err != nil {
 		t.Errorf("allowed: %v", err)
+	}
+}
+
+// A name that resolves to a link-local address is refused too: the check
+// is on the resolved address. The resolver asks a DNS server of the
+// test's, on 127.0.0.1, that answers 169.254.169.254 for every name.
+func TestLinkLocalAfterResolution(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			var p dnsmessage.Parser
+			h, err := p.Start(buf[:n])
+			if err != nil {
+				continue
+			}
+			q, err := p.Question()
+			if err != nil {
+				continue
+			}
+			b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true})
+			b.StartQuestions()
+			b.Question(q)
+			b.StartAnswers()
+			if q.Type == dnsmessage.TypeA {
+				b.AResource(dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET, TTL: 60}, dnsmessage.AResource{A: [4]byte{169, 254, 169, 254}})
+			}
+			msg, _ := b.Finish()
+			pc.WriteTo(msg, from)
+		}
+	}()
+	resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "udp", pc.LocalAddr().String())
+	}}
+	defer func() { resolver = nil }()
+	_, err = guardedTransport().DialContext(context.Background(), "tcp4", "metadata.test:80")
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Error(), "169.254.169.254 is a link-local address") {
+		t.Fatalf("dial metadata.test: %v", err)
 	}
 }
