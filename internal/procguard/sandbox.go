@@ -57,6 +57,7 @@ func NewSandbox(mode string, network bool, writable []string, root string) *Sand
 	if mode == SandboxWorkspace {
 		if root != "" {
 			s.Writable = append(s.Writable, root)
+			s.Writable = append(s.Writable, gitDirs(root)...)
 		}
 		if writable == nil {
 			writable = DefaultWritable()
@@ -77,6 +78,35 @@ func NewSandbox(mode string, network bool, writable []string, root string) *Sand
 		}
 	}
 	return s
+}
+
+// gitDirs are the repository directories of a project whose .git is a
+// file (a linked worktree, a submodule): "gitdir: <dir>", and the
+// common directory that dir's commondir names (the main repository's
+// .git, where a worktree's commits go). They are the project's own:
+// without them git commit fails in a worktree.
+func gitDirs(root string) []string {
+	data, err := os.ReadFile(filepath.Join(root, ".git"))
+	if err != nil || len(data) > 4096 {
+		return nil // a directory (inside root already), or none
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return nil
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	dirs := []string{filepath.Clean(dir)}
+	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil && len(c) <= 4096 {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dir, common)
+		}
+		dirs = append(dirs, filepath.Clean(common))
+	}
+	return dirs
 }
 
 // TempDirs are the temp directories a confined command may always write:

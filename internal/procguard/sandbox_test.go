@@ -125,3 +125,24 @@ func TestSeatbeltProfile(t *testing.T) {
 		t.Errorf("unbalanced:\n%s", got)
 	}
 }
+
+// A linked worktree's repository directories are the project's.
+func TestSandboxGitWorktree(t *testing.T) {
+	base := t.TempDir()
+	main, wt := filepath.Join(base, "main"), filepath.Join(base, "wt")
+	gitdir := filepath.Join(main, ".git", "worktrees", "wt")
+	os.MkdirAll(gitdir, 0o755)
+	os.MkdirAll(wt, 0o755)
+	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644)
+	os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644)
+	s := NewSandbox(SandboxWorkspace, true, []string{}, wt)
+	want := append(TempDirs(), wt, gitdir, filepath.Join(main, ".git"))
+	if strings.Join(s.Writable, ",") != strings.Join(want, ",") {
+		t.Errorf("writable %q, want %q", s.Writable, want)
+	}
+	// A plain repository: its .git is under the root already.
+	os.MkdirAll(filepath.Join(main, ".git"), 0o755)
+	if s := NewSandbox(SandboxWorkspace, true, []string{}, main); len(s.Writable) != len(TempDirs())+1 {
+		t.Errorf("writable %q", s.Writable)
+	}
+}
