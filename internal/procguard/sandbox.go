@@ -192,9 +192,9 @@ func Confine(cmd *exec.Cmd, s *Sandbox) (enter func() error, err error) {
 // not tell why an open failed, so the output is read: a command that
 // exited non-zero with a "Permission denied" or "Operation not
 // permitted" line is taken as refused by the sandbox when that line
-// names a path outside s.Writable (a relative one is dir's), or names no
-// path at all; with the network off, a line that also speaks of a
-// connection or a socket is the network's. A denial on a path inside
+// names a path outside s.Writable (a relative one is dir's); with the
+// network off, a line that also speaks of a connection or a socket is
+// the network's. A denial on a path inside
 // the writable directories (a script without its x bit) is the file's,
 // and gets no line.
 func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
@@ -216,12 +216,10 @@ func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
 			netRefused = netRefused || !s.Network
 			continue
 		}
-		paths := linePaths(line)
-		if len(paths) == 0 {
-			fsRefused = true
-			continue
-		}
-		for _, p := range paths {
+		// A line that names no path is not taken: "git@host: Permission
+		// denied (publickey)" is ssh's, and the sandbox's refusals name
+		// the file they are about (bash, coreutils, Python, Go, Node).
+		for _, p := range linePaths(line) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(dir, p)
 			}
@@ -270,8 +268,15 @@ func linePaths(line string) []string {
 	for _, m := range bare.FindAllStringSubmatch(line, -1) {
 		out = append(out, m[1])
 	}
+	// "bash: line 1: x.txt: Permission denied": the word before the
+	// denial is the file, a relative one (not ssh's user@host).
+	if m := named.FindStringSubmatch(line); len(out) == 0 && m != nil && !strings.Contains(m[1], "@") {
+		out = append(out, m[1])
+	}
 	return out
 }
+
+var named = regexp.MustCompile(`(?i)(?:^|: )([^\s:'"]+): (?:permission denied|operation not permitted)`)
 
 // writable tells whether p is under one of s.Writable (or is one of the
 // writable devices), comparing the paths as given and with their links

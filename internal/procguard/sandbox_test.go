@@ -82,8 +82,12 @@ func TestRefusal(t *testing.T) {
 		{ws, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/1.2.3.4/80: Permission denied", true, ""},
 		{ro, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/80: Permission denied", true, netLine},
 		{ro, "bash: line 1: x.txt: Permission denied", true, roLine},
+		{ws, "bash: line 1: x.txt: Permission denied", true, ""},
 		{ro, "bash: line 1: /tmp/x: Permission denied", true, ""},
 		{ws, "make: *** [all] Error 2", true, ""},
+		{ws, "git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.", true, ""},
+		{ro, "ssh: connect to host github.com port 22: Permission denied", true, netLine},
+		{ws, "Error: EACCES: permission denied, open '/usr/lib/node_modules/x'", true, wsLine},
 	} {
 		if got := tc.s.Refusal(tc.out, tc.failed, "/proj"); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.out, got, tc.want)
