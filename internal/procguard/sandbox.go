@@ -315,22 +315,25 @@ func under(p, dir string) bool {
 // SeatbeltProfile is the sandbox-exec profile (macOS) for s: everything
 // allowed but writing outside the writable directories and devices
 // (/dev/fd too: a shell's redirections to /dev/stdout go through it),
-// and, with the network off, TCP and UDP over IP. The paths are given
-// canonical (/private/tmp, not /tmp): Seatbelt matches the resolved
-// path. The profile is portable text so that it is tested everywhere.
+// and, with the network off, TCP and UDP over IP. The writes are denied
+// then allowed again where they may go: in SBPL a later rule wins over
+// an earlier one for the same operation (the form esy's and other
+// tools' profiles use). The paths are given canonical (/private/tmp,
+// not /tmp): Seatbelt matches the resolved path. The profile is
+// portable text so that it is tested everywhere.
 func SeatbeltProfile(s *Sandbox, writable []string) string {
 	var b strings.Builder
-	b.WriteString("(version 1)\n(allow default)\n(deny file-write*\n  (require-all\n")
+	b.WriteString("(version 1)\n(allow default)\n(deny file-write*)\n(allow file-write*\n")
 	for _, w := range writable {
-		b.WriteString("    (require-not (subpath " + sbplString(w) + "))\n")
+		b.WriteString("  (subpath " + sbplString(w) + ")\n")
 	}
 	for _, d := range writableDevices {
-		b.WriteString("    (require-not (literal " + sbplString(d) + "))\n")
+		b.WriteString("  (literal " + sbplString(d) + ")\n")
 	}
 	// dyld opens /dev/dtracehelper for writing in every process it starts.
-	b.WriteString("    (require-not (literal \"/dev/dtracehelper\"))\n")
-	b.WriteString("    (require-not (literal \"/dev/stdout\"))\n    (require-not (literal \"/dev/stderr\"))\n")
-	b.WriteString("    (require-not (subpath \"/dev/fd\"))))\n")
+	b.WriteString("  (literal \"/dev/dtracehelper\")\n")
+	b.WriteString("  (literal \"/dev/stdout\")\n  (literal \"/dev/stderr\")\n")
+	b.WriteString("  (subpath \"/dev/fd\"))\n")
 	if !s.Network {
 		b.WriteString("(deny network-outbound (remote ip \"*:*\"))\n(deny network-bind (local ip \"*:*\"))\n")
 	}
