@@ -231,3 +231,24 @@ func TestSandboxWithoutLandlockBanner(t *testing.T) {
 		t.Errorf("the warning %d times:\n%s", n, s.text())
 	}
 }
+
+// In ACP each session's project is its own: a command of a session in
+// one project cannot write in another session's project.
+func TestSandboxACPSessionRoot(t *testing.T) {
+	a, b := sandboxPlaces(t)
+	os.MkdirAll(filepath.Join(b, ".git"), 0o755)
+	cfg := writeConfig(t, a, "provider: llamacpp\nsandbox:\n  mode: workspace\n  writable: []\n")
+	srv := llmtest.New(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "bash", Arguments: `{"command":"echo a > in-a.txt && echo b > ` + b + `/from-a.txt"}`}}},
+		llmtest.Turn{Text: "done"})
+	c := startACP(t, a, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(a)
+	if r := c.stopReason(c.prompt(sid, "go")); r != "end_turn" {
+		t.Fatalf("stopReason %q", r)
+	}
+	res := toolResults(srv)
+	if len(res) != 1 || !strings.HasSuffix(res[0], "\n"+workspaceRefused) || !exists(filepath.Join(a, "in-a.txt")) || exists(filepath.Join(b, "from-a.txt")) {
+		t.Errorf("the model read %q", res)
+	}
+}
