@@ -40,7 +40,7 @@ func TestFetchContentRefusesLinkLocal(t *testing.T) {
 	if res[0] != "local page\n" {
 		t.Errorf("loopback page: %q", res[0])
 	}
-	want := "169.254.169.254 is a link-local address (where cloud metadata services hand out credentials): not fetched — fetchAllowLinkLocal: true in your own configuration allows it"
+	want := "169.254.169.254 is a link-local address (where cloud metadata services hand out credentials): not fetched — for fetch_content, fetchAllowLinkLocal: true in your own configuration allows it"
 	for i, r := range res[1:] {
 		if !strings.HasPrefix(r, "[fetch_content: ") || !strings.Contains(r, want) {
 			t.Errorf("call %d: the model read %q", i+2, r)

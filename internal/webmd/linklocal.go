@@ -20,7 +20,7 @@ import (
 // resolving itself).
 
 // LinkLocalAllowedBy names what allows it, for the message.
-const LinkLocalAllowedBy = "fetchAllowLinkLocal: true in your own configuration"
+const LinkLocalAllowedBy = "for fetch_content, fetchAllowLinkLocal: true in your own configuration"
 
 // isLinkLocal tells a link-local unicast address, IPv4-mapped ones too.
 func isLinkLocal(ip netip.Addr) bool {
