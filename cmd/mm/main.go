@@ -20,6 +20,7 @@ import (
 	"mm/internal/engine"
 	"mm/internal/interrupt"
 	"mm/internal/oneshot"
+	"mm/internal/procguard"
 	"mm/internal/repl"
 	"mm/internal/termsafe"
 	"mm/internal/ui"
@@ -48,6 +49,7 @@ Flags:
   -c PATH, -config PATH    configuration file, over ~/.config/mm/agent.yaml, in place of ./agent.yaml (always applied)
   -continue                go on with the latest saved conversation (sessions.enabled)
   -resume ID               go on with the saved conversation ID (/sessions lists them)
+  -sandbox MODE            confine bash: off, workspace or read-only (wins over sandbox.mode; docs/security.md)
   -acp                     speak the Agent Client Protocol on stdin/stdout (an editor drives mm)
   -tui                     full-screen mode (not available yet: mm falls back to line mode)
   -version                 print the version and exit
@@ -93,6 +95,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	cont := fs.Bool("continue", false, "go on with the latest saved conversation")
 	acpMode := fs.Bool("acp", false, "speak the Agent Client Protocol on stdio")
 	askName := fs.String("ask", "", "ask this agent (a mmConfigs name or a config file) the prompt that follows")
+	sandboxMode := fs.String("sandbox", "", "confine bash: off, workspace or read-only (wins over sandbox.mode)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -168,7 +171,14 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		model = ""
 	}
 
-	layers, err := config.Read(config.Options{Path: cfgPath, Model: model})
+	sandbox := ""
+	if set["sandbox"] {
+		if !config.ValidSandboxMode(*sandboxMode) {
+			return fail(oneshot.ExitUsage, "mm: -sandbox must be off, workspace or read-only (run mm -h for the flags)")
+		}
+		sandbox = *sandboxMode
+	}
+	layers, err := config.Read(config.Options{Path: cfgPath, Model: model, Sandbox: sandbox})
 	var cfg *config.Config
 	if err == nil {
 		// The line mode on a terminal asks once whether to trust the
@@ -191,6 +201,11 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	sessionKeyWarning(cfg)
 	warn := func(s string) { fmt.Fprintln(stderr, termsafe.Text(s)) }
+	if cfg.Sandbox.Required && cfg.Sandbox.Mode != config.SandboxOff && cfg.BashTool {
+		if why := procguard.SandboxUnavailable(); why != "" {
+			return fail(oneshot.ExitConfig, termsafe.Text(cfg.SandboxUnavailable(why).Error()))
+		}
+	}
 	if *acpMode {
 		return runACP(cfg, stdin, stdout, stderr)
 	}

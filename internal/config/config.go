@@ -54,6 +54,12 @@ type Config struct {
 	ACP      ACPConfig      `yaml:"acp"`
 	LSP      LSPConfig      `yaml:"lsp"`
 	MCP      MCPConfig      `yaml:"mcp"`
+	Sandbox  SandboxConfig  `yaml:"sandbox"`
+
+	// FetchAllowLinkLocal lets fetch_content reach link-local addresses
+	// (169.254.0.0/16, fe80::/10), where cloud metadata services hand
+	// out credentials: off unless the user's own configuration says so.
+	FetchAllowLinkLocal bool `yaml:"fetchAllowLinkLocal"`
 
 	TUI  bool `yaml:"tui"`
 	Yolo bool `yaml:"yolo"`
@@ -114,6 +120,40 @@ type SessionsConfig struct {
 type TraceConfig struct {
 	Enabled bool   `yaml:"enabled"`
 	Dir     string `yaml:"dir"`
+}
+
+// The sandbox modes of the bash tool (sandbox.mode).
+const (
+	SandboxOff       = "off"
+	SandboxWorkspace = "workspace"
+	SandboxReadOnly  = "read-only"
+)
+
+// SandboxConfig confines what a bash command, and every process it
+// starts, may write and reach (docs/security.md).
+type SandboxConfig struct {
+	// Mode is SandboxOff (the reference's behaviour), SandboxWorkspace
+	// (writes under the project root, the temp directories and
+	// Writable) or SandboxReadOnly (writes to the temp directories only).
+	Mode string `yaml:"mode"`
+	// Network false forbids TCP connect and bind.
+	Network bool `yaml:"network"`
+	// Writable are the directories a workspace command may also write;
+	// nil is the default, the user's build caches. A relative path is
+	// the project root's, ~/ the home directory's.
+	Writable []string `yaml:"writable"`
+	// Required makes a system that cannot confine bash a configuration
+	// error instead of a warning.
+	Required bool `yaml:"required"`
+	// RequiredAt is where required: true was read ("" = not from a
+	// file), for the error that names its line.
+	RequiredAt Place `yaml:"-"`
+}
+
+// Place is a line of a configuration file.
+type Place struct {
+	Path string
+	Line int
 }
 
 // ACPConfig is how `mm -acp` introduces itself to the editor.
@@ -188,6 +228,7 @@ func Default() *Config {
 		Trace:    TraceConfig{Dir: ".mm/traces"},
 		ACP:      ACPConfig{Name: DefaultACPName, Title: DefaultACPTitle},
 		MCP:      MCPConfig{Timeout: 60 * time.Second, PromptBudget: 4096},
+		Sandbox:  SandboxConfig{Mode: SandboxOff, Network: true},
 		Yolo:     true,
 
 		ProjectInstructions: true,

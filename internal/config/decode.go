@@ -370,6 +370,10 @@ func (d *decoder) top(root *yaml.Node) error {
 			err = d.lsp(v)
 		case "mcp":
 			err = d.mcp(v)
+		case "sandbox":
+			err = d.sandbox(v)
+		case "fetchAllowLinkLocal":
+			c.FetchAllowLinkLocal, err = d.boolean(v, key)
 		case "tui":
 			c.TUI, err = d.boolean(v, key)
 		case "yolo":
@@ -454,6 +458,24 @@ func (d *decoder) trace(n *yaml.Node) error {
 			t.Enabled, err = d.boolean(v, path)
 		case "dir":
 			t.Dir, err = d.str(v, path)
+		}
+		return err
+	})
+}
+
+func (d *decoder) sandbox(n *yaml.Node) error {
+	s := &d.cfg.Sandbox
+	return d.section(n, "sandbox", sandboxKeys, func(key, path string, v *yaml.Node) (err error) {
+		switch key {
+		case "mode":
+			s.Mode, err = d.str(v, path)
+		case "network":
+			s.Network, err = d.boolean(v, path)
+		case "writable":
+			s.Writable, err = d.stringList(v, path)
+		case "required":
+			s.Required, err = d.boolean(v, path)
+			s.RequiredAt = Place{Path: d.file, Line: v.Line}
 		}
 		return err
 	})

@@ -24,6 +24,9 @@ type Options struct {
 	Getenv func(string) string
 	// Model is -m NAME ("" = none): above the environment.
 	Model string
+	// Sandbox is -sandbox MODE ("" = none), a mode ValidSandboxMode
+	// accepts: above every layer.
+	Sandbox string
 	// Dir is where ./agent.yaml is looked for ("" = the current
 	// directory): `mm trust DIR`.
 	Dir string
@@ -331,6 +334,9 @@ func (c *Config) origin(key string) string {
 	if key == "model" && l.opts.Model != "" {
 		return "flag -m"
 	}
+	if key == "sandbox.mode" && l.opts.Sandbox != "" {
+		return "flag -sandbox"
+	}
 	if v, ok := env[key]; ok && l.opts.Getenv(v) != "" {
 		return "env " + v
 	}
@@ -393,7 +399,7 @@ type Setting struct{ Key, Value, From string }
 
 // Settings lists every key with its effective value and its origin
 // (built-in, user file PATH, project file PATH, config file PATH for -c,
-// env VAR, flag -m). A list shows its entries' names only, and secrets
+// env VAR, flag -m, flag -sandbox). A list shows its entries' names only, and secrets
 // (header values, env values) are never shown.
 func (c *Config) Settings() []Setting {
 	var out []Setting
@@ -445,6 +451,15 @@ func (c *Config) Settings() []Setting {
 	add("sessions.dir", c.Sessions.Dir)
 	add("trace.enabled", b(c.Trace.Enabled))
 	add("trace.dir", c.Trace.Dir)
+	add("sandbox.mode", c.Sandbox.Mode)
+	add("sandbox.network", b(c.Sandbox.Network))
+	if c.Sandbox.Writable == nil {
+		add("sandbox.writable", "(the build caches)")
+	} else {
+		add("sandbox.writable", listOf(c.Sandbox.Writable))
+	}
+	add("sandbox.required", b(c.Sandbox.Required))
+	add("fetchAllowLinkLocal", b(c.FetchAllowLinkLocal))
 	add("acp.name", c.ACP.Name)
 	add("acp.title", c.ACP.Title)
 	var names []string

@@ -161,6 +161,10 @@ func finish(cfg *Config, path string, nodes map[string]srcNode, opts Options, ex
 		cfg.Model, fromEnv["model"] = opts.Model, envValue{"-m", opts.Model}
 		cfg.ModelSet = true
 	}
+	if opts.Sandbox != "" {
+		// The caller checked the word (a usage error, not the file's).
+		cfg.Sandbox.Mode = opts.Sandbox
+	}
 	if v := getenv("AGENT_BASE_URL"); v != "" {
 		cfg.BaseURL, fromEnv["baseUrl"] = v, envValue{"AGENT_BASE_URL", v}
 	}

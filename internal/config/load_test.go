@@ -93,6 +93,8 @@ func TestDefaultMatchesReference(t *testing.T) {
 		{"yolo", c.Yolo, true},
 		{"permissions", c.Permissions, ""},
 		{"mmConfigs", len(c.MMConfigs), 0},
+		{"sandbox", c.Sandbox, SandboxConfig{Mode: "off", Network: true}},
+		{"fetchAllowLinkLocal", c.FetchAllowLinkLocal, false},
 	}
 	for _, ck := range checks {
 		if !reflect.DeepEqual(ck.got, ck.want) {
@@ -331,6 +333,12 @@ acp:
 tui: true
 yolo: false
 projectInstructions: false
+sandbox:
+  mode: read-only
+  network: false
+  writable: [~/.cache, build]
+  required: true
+fetchAllowLinkLocal: true
 `, nil)
 	fb := "http://other:11434/v1"
 	want := &Config{
@@ -345,7 +353,10 @@ projectInstructions: false
 		Trace:    TraceConfig{Enabled: true, Dir: "traces"},
 		ACP:      ACPConfig{Name: "homer", Title: "Homer (coder)"},
 		MCP:      MCPConfig{Timeout: 60 * time.Second, PromptBudget: 4096},
-		TUI:      true, Yolo: false,
+		Sandbox: SandboxConfig{Mode: SandboxReadOnly, Network: false, Writable: []string{"~/.cache", "build"}, Required: true,
+			RequiredAt: Place{Path: "agent.yaml", Line: 46}},
+		FetchAllowLinkLocal: true,
+		TUI:                 true, Yolo: false,
 		Path: "agent.yaml", Dir: cfg.Dir,
 		ModelSet: true, SkillsDirSet: true,
 	}
@@ -602,5 +613,20 @@ acp:
 	var ce *Error
 	if !errors.As(err, &ce) {
 		t.Errorf("alias bomb: %v", err)
+	}
+}
+
+func TestSandboxKeys(t *testing.T) {
+	wantError(t, "sandbox:\n  mode: strict\n", nil, `[config error: agent.yaml: line 2: sandbox.mode must be off, workspace or read-only (got "strict")]`)
+	wantError(t, "sandbox:\n  mode: workspace\n  writable:\n    - /a\n    - \"\"\n", nil, `[config error: agent.yaml: line 5: sandbox.writable[1] must not be empty]`)
+	wantError(t, "sandbox:\n  network: maybe\n", nil, `[config error: agent.yaml: line 2: sandbox.network must be true or false, got "maybe"]`)
+	wantError(t, "sandbox: workspace\n", nil, `[config error: agent.yaml: line 1: sandbox must be a mapping, got "workspace"]`)
+	// mode: off is the word, not YAML 1.1's false.
+	if c := mustLoad(t, "sandbox:\n  mode: off\n", nil); c.Sandbox.Mode != SandboxOff || !c.Sandbox.Network || c.Sandbox.Writable != nil {
+		t.Errorf("sandbox = %+v", c.Sandbox)
+	}
+	// An empty list is no extra directory, not the default caches.
+	if c := mustLoad(t, "sandbox:\n  mode: workspace\n  writable: []\n", nil); c.Sandbox.Writable == nil || len(c.Sandbox.Writable) != 0 {
+		t.Errorf("writable = %#v", c.Sandbox.Writable)
 	}
 }

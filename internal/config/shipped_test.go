@@ -72,6 +72,16 @@ func TestShippedAgentYAML(t *testing.T) {
 		t.Error("yolo must keep its default, true")
 	}
 	checkBobPrompt(t, "agent.yaml", cfg.System)
+	checkShippedSandbox(t, "agent.yaml", cfg)
+}
+
+// checkShippedSandbox: the shipped files confine bash to the project,
+// with the network and the build caches left as they are.
+func checkShippedSandbox(t *testing.T, name string, cfg *Config) {
+	t.Helper()
+	if s := cfg.Sandbox; s.Mode != SandboxWorkspace || !s.Network || s.Writable != nil || s.Required {
+		t.Errorf("%s: sandbox = %+v, want mode workspace and the defaults", name, s)
+	}
 }
 
 func TestShippedLlamaCppYAML(t *testing.T) {
@@ -94,6 +104,7 @@ func TestShippedLlamaCppYAML(t *testing.T) {
 		t.Errorf("compression warning: %s", w)
 	}
 	checkBobPrompt(t, "agent.llamacpp.yaml", cfg.System)
+	checkShippedSandbox(t, "agent.llamacpp.yaml", cfg)
 	if dmr := loadShipped(t, "agent.yaml"); dmr.System != cfg.System {
 		t.Error("the two shipped files have different prompts")
 	}
@@ -117,6 +128,7 @@ func TestShippedLSPYAML(t *testing.T) {
 	if len(cfg.System) > 1500 {
 		t.Errorf("prompt of %d bytes", len(cfg.System))
 	}
+	checkShippedSandbox(t, "agent.lsp.yaml", cfg)
 }
 
 func FuzzLoad(f *testing.F) {

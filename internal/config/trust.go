@@ -154,6 +154,24 @@ var gatedKeys = []gatedKey{
 		what: func(c, _ *Config, dir string) []string {
 			return []string{"skills read from " + absIn(c.SkillsDir, dir)}
 		}},
+	// Every entry is one more place bash may write in workspace mode.
+	{key: "sandbox.writable", restore: func(c, b *Config) { c.Sandbox.Writable = b.Sandbox.Writable }, what: func(c, _ *Config, dir string) []string {
+		var out []string
+		for _, w := range c.Sandbox.Writable {
+			out = append(out, "bash may write in "+w+" (sandbox.writable)")
+		}
+		if len(out) == 0 {
+			out = append(out, "bash may not write the build caches (sandbox.writable: [])")
+		}
+		return out
+	}},
+	// Cloud metadata services hand out credentials at link-local
+	// addresses.
+	{key: "fetchAllowLinkLocal", needs: func(c *Config, _ string) bool { return c.FetchAllowLinkLocal },
+		restore: func(c, b *Config) { c.FetchAllowLinkLocal = b.FetchAllowLinkLocal },
+		what: func(c, _ *Config, _ string) []string {
+			return []string{"fetch_content may reach link-local addresses (169.254.0.0/16, fe80::/10: cloud metadata services)"}
+		}},
 }
 
 // stricterKey is a key an untrusted project file may set only to make mm
@@ -169,8 +187,8 @@ type stricterKey struct {
 
 // stricterOnly is the hook for the keys that protect the user: an
 // untrusted project may turn a protection on, never off. A new key of that
-// kind (sandbox: a mode further down off → workspace → read-only, network
-// true → false, required false → true) is one more entry here.
+// kind is one more entry here (the sandbox's: a mode further down off →
+// workspace → read-only, network true → false, required false → true).
 var stricterOnly = []stricterKey{
 	{key: "yolo", tighten: func(c, b *Config) bool {
 		if c.Yolo && !b.Yolo {
@@ -205,9 +223,47 @@ var stricterOnly = []stricterKey{
 		}
 		return out
 	}},
+	{key: "sandbox.mode", tighten: func(c, b *Config) bool {
+		if sandboxRank(c.Sandbox.Mode) < sandboxRank(b.Sandbox.Mode) {
+			c.Sandbox.Mode = b.Sandbox.Mode
+			return true
+		}
+		return false
+	}, what: func(c, b *Config) []string {
+		return []string{"sandbox.mode: " + c.Sandbox.Mode + " — bash less confined (your configuration says " + b.Sandbox.Mode + ")"}
+	}},
+	{key: "sandbox.network", tighten: func(c, b *Config) bool {
+		if c.Sandbox.Network && !b.Sandbox.Network {
+			c.Sandbox.Network = false
+			return true
+		}
+		return false
+	}, what: func(c, b *Config) []string {
+		return []string{"sandbox.network: true — bash may connect (your configuration says false)"}
+	}},
+	{key: "sandbox.required", tighten: func(c, b *Config) bool {
+		if !c.Sandbox.Required && b.Sandbox.Required {
+			c.Sandbox.Required, c.Sandbox.RequiredAt = true, b.Sandbox.RequiredAt
+			return true
+		}
+		return false
+	}, what: func(c, b *Config) []string {
+		return []string{"sandbox.required: false — bash unconfined where the sandbox is missing (your configuration requires it)"}
+	}},
 	{key: "bashTool", tighten: offOnly(func(c *Config) *bool { return &c.BashTool }), what: toolOn("bash")},
 	{key: "editTools", tighten: offOnly(func(c *Config) *bool { return &c.EditTools }), what: toolOn("write_file and edit_file")},
 	{key: "fetchContentTool", tighten: offOnly(func(c *Config) *bool { return &c.FetchContentTool }), what: toolOn("fetch_content")},
+}
+
+// sandboxRank orders the sandbox modes from the least confined.
+func sandboxRank(mode string) int {
+	switch mode {
+	case SandboxWorkspace:
+		return 1
+	case SandboxReadOnly:
+		return 2
+	}
+	return 0
 }
 
 // looserMCP reports whether "auto" for the permission key k (a server or

@@ -176,3 +176,42 @@ func TestAskedAgentReadsItsFileOnly(t *testing.T) {
 		t.Errorf("asked agent: %v %+v", err, cfg)
 	}
 }
+
+// An untrusted project may confine bash more than the user's layers, never
+// less, nor open a writable place or the link-local addresses.
+func TestUntrustedProjectSandbox(t *testing.T) {
+	l, _ := layered(t, "sandbox:\n  mode: workspace\n  network: false\n  required: true\n",
+		"sandbox:\n  mode: \"off\"\n  network: true\n  required: false\n  writable: [/]\nfetchAllowLinkLocal: true\n")
+	want := []string{"sandbox.writable", "fetchAllowLinkLocal", "sandbox.mode", "sandbox.network", "sandbox.required"}
+	if got := l.Project.Keys(); !slices.Equal(got, want) {
+		t.Errorf("gated %v, want %v", got, want)
+	}
+	cfg, err := l.Resolve(false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Sandbox; s.Mode != SandboxWorkspace || s.Network || !s.Required || s.Writable != nil || cfg.FetchAllowLinkLocal {
+		t.Errorf("loosened: %+v, fetchAllowLinkLocal %v", s, cfg.FetchAllowLinkLocal)
+	}
+	// Trusted, the file applies whole.
+	cfg, err = l.Resolve(true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Sandbox; s.Mode != SandboxOff || !s.Network || s.Required || len(s.Writable) != 1 || !cfg.FetchAllowLinkLocal {
+		t.Errorf("trusted: %+v", s)
+	}
+
+	// Stricter applies untrusted, and is not asked about.
+	l, _ = layered(t, "sandbox:\n  mode: workspace\n", "sandbox:\n  mode: read-only\n  network: false\n")
+	if got := l.Project.Keys(); len(got) != 0 {
+		t.Errorf("a stricter sandbox needs trust: %v", got)
+	}
+	cfg, err = l.Resolve(false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Sandbox.Mode != SandboxReadOnly || cfg.Sandbox.Network {
+		t.Errorf("stricter not applied: %+v", cfg.Sandbox)
+	}
+}

@@ -20,7 +20,8 @@ var (
 		"system", "skillsDir", "bashTool", "editTools", "fetchContentTool",
 		"askUserTool", "sampling", "watchdogTimeout", "firstTokenTimeout",
 		"bashTimeout", "context", "sessions", "trace", "acp", "lsp", "tui", "yolo",
-		"permissions", "mmConfigs", "projectInstructions", "mcp",
+		"permissions", "mmConfigs", "projectInstructions", "mcp", "sandbox",
+		"fetchAllowLinkLocal",
 	}
 	contextKeys   = []string{"enabled", "threshold", "maxMessages", "keepLastTurns", "summaryMaxTokens", "prompt", "showStats"}
 	sessionsKeys  = []string{"enabled", "dir"}
@@ -31,6 +32,7 @@ var (
 	mmConfigKeys  = []string{"path", "description", "yolo"}
 	mcpKeys       = []string{"servers", "permissions", "timeout", "promptBudget"}
 	mcpServerKeys = []string{"name", "command", "args", "env", "url", "headers"}
+	sandboxKeys   = []string{"mode", "network", "writable", "required"}
 )
 
 // known reports whether key, read in the mapping at where, is one of

@@ -68,6 +68,9 @@ func (c *Config) validate() *problem {
 	case blank(c.ACP.Name):
 		return bad("acp.name", "acp.name must not be empty")
 	}
+	if p := validateSandbox(&c.Sandbox); p != nil {
+		return p
+	}
 	if p := validateLSP(c.LSP.Servers); p != nil {
 		return p
 	}
@@ -151,6 +154,48 @@ func maskUnparsedURL(v string) string {
 		}
 	}
 	return v
+}
+
+// SandboxModeMessage is what a wrong sandbox.mode, or -sandbox, is told.
+const SandboxModeMessage = "sandbox.mode must be off, workspace or read-only"
+
+// ValidSandboxMode tells the modes sandbox.mode and -sandbox take.
+func ValidSandboxMode(m string) bool {
+	return m == SandboxOff || m == SandboxWorkspace || m == SandboxReadOnly
+}
+
+// SandboxUnavailable is the error of sandbox.required: true on a system
+// that cannot confine bash (why says what it lacks), at the line that
+// set it.
+func (c *Config) SandboxUnavailable(why string) *Error {
+	at := c.Sandbox.RequiredAt
+	if at.Path == "" {
+		at.Path = c.Path
+	}
+	return &Error{Path: at.Path, Line: at.Line, Msg: "sandbox.required is true and bash cannot be confined here: " + why}
+}
+
+// SandboxWarning is the start-up warning of a sandbox that cannot be
+// applied ("" when there is none to give): bash then runs unconfined.
+func (c *Config) SandboxWarning(why string) string {
+	if c.Sandbox.Mode == SandboxOff || !c.BashTool || why == "" {
+		return ""
+	}
+	return "[warning: sandbox.mode: " + c.Sandbox.Mode + ", but bash cannot be confined here (" + why + "): commands run unconfined — sandbox.required: true refuses to start instead]"
+}
+
+// validateSandbox checks the sandbox keys: a known mode, no empty
+// writable entry.
+func validateSandbox(s *SandboxConfig) *problem {
+	if !ValidSandboxMode(s.Mode) {
+		return &problem{key: "sandbox.mode", msg: SandboxModeMessage, got: true}
+	}
+	for i, w := range s.Writable {
+		if blank(w) {
+			return &problem{key: fmt.Sprintf("sandbox.writable[%d]", i), msg: fmt.Sprintf("sandbox.writable[%d] must not be empty", i)}
+		}
+	}
+	return nil
 }
 
 // blank is the reference's "empty": nothing, or only spaces.

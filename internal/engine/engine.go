@@ -20,6 +20,7 @@ import (
 	"mm/internal/llm"
 	"mm/internal/lsp"
 	"mm/internal/mcp"
+	"mm/internal/procguard"
 	"mm/internal/project"
 	"mm/internal/skills"
 	"mm/internal/tools"
@@ -155,6 +156,9 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 		// Once, under the banner (ACP: on stderr at start); /undo says
 		// it again when asked.
 		e.Warnings = append(e.Warnings, n)
+	}
+	if w := cfg.SandboxWarning(procguard.SandboxUnavailable()); w != "" {
+		e.Warnings = append(e.Warnings, w)
 	}
 	e.wireModel()
 	e.wireAgent(e.Agent)
@@ -297,7 +301,8 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 	cwd, skillsBase := at.cwd, at.skillsBase
 	reg = tools.NewRegistry()
 	if cfg.BashTool && at.bash != "" {
-		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(cfg.APIKeyEnv), MaxOutput: cfg.MaxOutput, Path: at.bash}))
+		sb := procguard.NewSandbox(cfg.Sandbox.Mode, cfg.Sandbox.Network, cfg.Sandbox.Writable, project.Root(cwd))
+		reg.Add(tools.NewBash(tools.BashOptions{Dir: cwd, Timeout: cfg.BashTimeout, Env: llm.ChildEnv(cfg.APIKeyEnv), MaxOutput: cfg.MaxOutput, Path: at.bash, Sandbox: sb}))
 	}
 	if cfg.SkillsDir != "" {
 		dir := skills.Resolve(cfg.SkillsDir, skillsBase)
@@ -324,7 +329,7 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 		reg.Add(t)
 	}
 	if cfg.FetchContentTool {
-		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput}))
+		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput, AllowLinkLocal: cfg.FetchAllowLinkLocal}))
 	}
 	if cfg.AskUserTool {
 		// Last: asking the user is the tool of last resort.

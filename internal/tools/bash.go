@@ -87,6 +87,9 @@ type BashOptions struct {
 	// cut here, around its marker, to fit it: cut again by the agent, the
 	// marker would be lost in the middle. 0 keeps both 1 MiB ends.
 	MaxOutput int
+	// Sandbox confines each command (nil: not at all): see
+	// procguard.Sandbox.
+	Sandbox *procguard.Sandbox
 }
 
 func (o BashOptions) timeout() time.Duration {
@@ -232,9 +235,10 @@ func RunBash(ctx context.Context, opts BashOptions, command string) string {
 	// Tied to mm: killed with it, even by SIGKILL (Pdeathsig on Linux);
 	// the guardian kills the rest of the group then (all of it on macOS).
 	procguard.Tie(cmd)
-	// The seam for the sandbox of a later issue: the platform's hook
-	// wraps the shell here, just before it starts.
-	if err := procguard.Confine(cmd); err != nil {
+	// The sandbox: on macOS the shell is wrapped here; on Linux enter
+	// confines the thread that forks it, below.
+	enter, err := procguard.Confine(cmd, opts.Sandbox)
+	if err != nil {
 		w.Close()
 		return fmt.Sprintf("[error: %v]", err)
 	}
@@ -247,6 +251,15 @@ func RunBash(ctx context.Context, opts BashOptions, command string) string {
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the shell
+		// Never unlocked matters here too: the sandbox's rules, once on
+		// this thread, must not confine mm's other goroutines. A command
+		// that cannot be confined does not run.
+		if enter != nil {
+			if err := enter(); err != nil {
+				started <- err
+				return
+			}
+		}
 		if err := cmd.Start(); err != nil {
 			started <- err
 			return
@@ -317,6 +330,11 @@ wait:
 	}
 	if marker != "" {
 		text = appendLine(text, marker)
+	}
+	// A command refused by the sandbox says so last, once: a small model
+	// otherwise tries the same write again and again.
+	if line := opts.Sandbox.Refusal(text, marker != "", cmd.Dir); line != "" {
+		text = appendLine(text, line)
 	}
 	if text == "" {
 		return NoOutput

@@ -35,6 +35,9 @@ type FetchOptions struct {
 	MaxOutput int           // maxOutput: the Markdown returned is truncated to it (<= 0: no limit)
 	Client    *http.Client  // nil: a plain client
 	Timeout   time.Duration // the whole fetch; <= 0: webmd.DefaultTimeout (30s)
+	// AllowLinkLocal is fetchAllowLinkLocal: link-local addresses (cloud
+	// metadata) are refused without it.
+	AllowLinkLocal bool
 }
 
 type fetchArgs struct {
@@ -75,7 +78,7 @@ func parseFetchArgs(args json.RawMessage) (fetchArgs, error) {
 // it writes a file (output set): it then waits for permission like
 // write_file.
 func NewFetchContent(o FetchOptions) *Tool {
-	f := &webmd.Fetcher{Client: o.Client, Timeout: o.Timeout}
+	f := &webmd.Fetcher{Client: o.Client, Timeout: o.Timeout, AllowLinkLocal: o.AllowLinkLocal}
 	return &Tool{
 		Name:        "fetch_content",
 		Description: strings.TrimSpace(fetchDescription),

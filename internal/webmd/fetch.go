@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"mm/internal/version"
@@ -46,6 +47,14 @@ type Fetcher struct {
 	Robots *RobotsCache
 	// UserAgent overrides mm/<version> (tests).
 	UserAgent string
+	// AllowLinkLocal lets the fetch reach link-local addresses
+	// (linklocal.go); by default they are refused, after DNS
+	// resolution and on every redirect. A given Client's own dialer
+	// is not checked, only its URLs.
+	AllowLinkLocal bool
+
+	guardOnce sync.Once
+	guarded   *http.Transport
 }
 
 var sharedRobots = NewRobotsCache()
@@ -82,7 +91,21 @@ func (f *Fetcher) client() http.Client {
 	if f.Client != nil {
 		return *f.Client
 	}
-	return http.Client{}
+	if f.AllowLinkLocal {
+		return http.Client{}
+	}
+	// One transport per Fetcher: its connections are reused.
+	f.guardOnce.Do(func() { f.guarded = guardedTransport() })
+	return http.Client{Transport: f.guarded}
+}
+
+// checkURL refuses, before anything is sent, a link-local address
+// written in a URL (unless allowed).
+func (f *Fetcher) checkURL(u *url.URL) error {
+	if f.AllowLinkLocal {
+		return nil
+	}
+	return checkLinkLocalURL(u)
 }
 
 // Fetch GETs u after checking robots.txt, follows up to 10 redirects
@@ -94,6 +117,9 @@ func (f *Fetcher) Fetch(ctx context.Context, u *url.URL) (*Page, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if err := f.checkURL(u); err != nil {
+		return nil, err
+	}
 	if err := f.checkRobots(ctx, u); err != nil {
 		return nil, f.wrap(ctx, err, timeout)
 	}
@@ -104,6 +130,9 @@ func (f *Fetcher) Fetch(ctx context.Context, u *url.URL) (*Page, error) {
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return errorf(ErrInput, "redirected to %s, which is not http or https", req.URL)
+		}
+		if err := f.checkURL(req.URL); err != nil {
+			return err
 		}
 		return f.checkRobots(req.Context(), req.URL)
 	}
@@ -256,7 +285,7 @@ func (f *Fetcher) fetchRobots(ctx context.Context, origin string) (*Robots, erro
 			tooMany = true
 			return http.ErrUseLastResponse
 		}
-		return nil
+		return f.checkURL(req.URL)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, origin+"/robots.txt", nil)
 	if err != nil {
@@ -267,6 +296,11 @@ func (f *Fetcher) fetchRobots(ctx context.Context, origin string) (*Robots, erro
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		// A link-local address refused on the way (dial, redirect).
+		var refused *Error
+		if errors.As(err, &refused) {
+			return nil, refused
 		}
 		var ue *url.Error
 		if errors.As(err, &ue) {
