@@ -207,6 +207,13 @@ func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
 	fsRefused, netRefused := false, false
 	for _, line := range strings.Split(output, "\n") {
 		low := strings.ToLower(line)
+		if !s.Network && failedConnect.MatchString(low) {
+			// Some tools hide the errno behind their own words (curl:
+			// "Failed to connect … Couldn't connect to server"); with the
+			// network off every connection fails so, whatever the server.
+			netRefused = true
+			continue
+		}
 		if !strings.Contains(low, "permission denied") && !strings.Contains(low, "operation not permitted") {
 			continue
 		}
@@ -242,6 +249,9 @@ func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
 // netWords are what a refused connect or bind says around its "Permission
 // denied": bash's /dev/tcp, nc, curl, Python, Go, Node.
 var netWords = regexp.MustCompile(`connect|bind|socket|network|tcp|dial|listen|port \d`)
+
+// failedConnect is a failed connection in a tool's own words, lower-cased.
+var failedConnect = regexp.MustCompile(`(couldn't|could not|failed to|unable to|cannot) connect|connection refused`)
 
 // quoted and bare find the paths a denial line names: quoted as GNU
 // tools and Python do ('…', ‘…’, "…"), or a bare word with a slash, as

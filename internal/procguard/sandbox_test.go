@@ -88,6 +88,10 @@ func TestRefusal(t *testing.T) {
 		{ws, "git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.", true, ""},
 		{ro, "ssh: connect to host github.com port 22: Permission denied", true, netLine},
 		{ws, "Error: EACCES: permission denied, open '/usr/lib/node_modules/x'", true, wsLine},
+		// A tool's own words for the refused connection (curl).
+		{ro, "curl: (7) Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server", true, netLine},
+		{ws, "curl: (7) Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server", true, ""},
+		{ro, "psql: error: connection refused", true, netLine},
 	} {
 		if got := tc.s.Refusal(tc.out, tc.failed, "/proj"); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.out, got, tc.want)
