@@ -265,6 +265,10 @@ var (
 // linePaths are the paths a line names, quoted ones first.
 func linePaths(line string) []string {
 	var out []string
+	// A shell names itself first, as it was run: "/usr/bin/bash: line 1:
+	// x: Permission denied", "sh: 1: cannot create …". Its own path is not
+	// what was refused.
+	line = shellPrefix.ReplaceAllString(line, "")
 	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
 		for _, g := range m[1:] {
 			if g != "" && (strings.Contains(g, "/") || !strings.Contains(g, " ")) {
@@ -285,6 +289,8 @@ func linePaths(line string) []string {
 	}
 	return out
 }
+
+var shellPrefix = regexp.MustCompile(`^\S+: (?:line )?\d+: `)
 
 var named = regexp.MustCompile(`(?i)(?:^|: )([^\s:'"]+): (?:permission denied|operation not permitted)`)
 

@@ -72,6 +72,9 @@ func TestRefusal(t *testing.T) {
 		{ws, "rm: cannot remove '/usr/bin/ls': Operation not permitted", true, wsLine},
 		// The file's own denial, inside the writable directories.
 		{ws, "bash: line 1: ./x.sh: Permission denied", true, ""},
+		{ws, "/usr/bin/bash: line 1: ./x.sh: Permission denied", true, ""},
+		{ws, "/usr/bin/bash: line 1: /etc/x: Permission denied", true, wsLine},
+		{ws, "/bin/sh: 1: cannot create /etc/x: Permission denied", true, wsLine},
 		{ws, "touch: cannot touch '/proj/ro/x': Permission denied", true, ""},
 		{ws, "bash: /tmp/x: Permission denied", true, ""},
 		// Nothing failed, or the sandbox is off.
