@@ -34,12 +34,7 @@ func sandboxPlaces(t *testing.T) (proj, outside string) {
 	if why := procguard.SandboxUnavailable(); why != "" {
 		t.Skip("no sandbox here: " + why)
 	}
-	base, err := os.MkdirTemp(".", ".sandbox-e2e-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	base, _ = filepath.Abs(base)
+	base := outsideTemp(t, ".sandbox-e2e-")
 	proj, outside = filepath.Join(base, "proj"), filepath.Join(base, "outside")
 	for _, d := range []string{filepath.Join(proj, ".git"), outside} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -249,4 +244,27 @@ func TestSandboxACPSessionRoot(t *testing.T) {
 	if len(res) != 1 || !strings.HasSuffix(res[0], "\n"+workspaceRefused) || !exists(filepath.Join(a, "in-a.txt")) || exists(filepath.Join(b, "from-a.txt")) {
 		t.Errorf("the model read %q", res)
 	}
+}
+
+// outsideTemp makes a fresh directory that no temp directory holds (a
+// confined command may write those): the package's directory, unless the
+// clone itself is under /tmp, else /var/tmp, else the home directory. A
+// test of what the sandbox refuses needs one.
+func outsideTemp(t testing.TB, pattern string) string {
+	t.Helper()
+	home, _ := os.UserHomeDir()
+	for _, parent := range []string{".", "/var/tmp", home} {
+		abs, err := filepath.Abs(parent)
+		if parent == "" || err != nil || procguard.UnderTempDir(abs) {
+			continue
+		}
+		d, err := os.MkdirTemp(abs, pattern)
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		return d
+	}
+	t.Fatal("no writable directory outside the temp directories")
+	return ""
 }

@@ -122,6 +122,20 @@ func TempDirs() []string {
 	return dirs
 }
 
+// UnderTempDir reports whether the absolute path p is in one of the temp
+// directories, which every confined command may write.
+func UnderTempDir(p string) bool {
+	for _, d := range TempDirs() {
+		if under(filepath.Clean(p), d) {
+			return true
+		}
+		if r, err := filepath.EvalSymlinks(d); err == nil && under(filepath.Clean(p), r) {
+			return true
+		}
+	}
+	return false
+}
+
 // DefaultWritable is sandbox.writable's default: the user's build
 // caches, so that go build, npm and cargo work in workspace mode.
 // os.UserCacheDir() (Go's build cache, pip's, and most tools' own),

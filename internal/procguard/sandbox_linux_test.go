@@ -29,11 +29,7 @@ func TestEnterConfinesOneThread(t *testing.T) {
 	if why := sandboxUnavailable(); why != "" {
 		t.Skip(why)
 	}
-	base, err := os.MkdirTemp(".", ".sandbox-unit-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(base)
+	base := outsideTemp(t, ".sandbox-unit-")
 	s := &Sandbox{Mode: SandboxWorkspace, Network: true, Writable: TempDirs()}
 	var inErr error
 	if err := enterOnThread(s, func() { inErr = os.WriteFile(filepath.Join(base, "in"), nil, 0o644) }); err != nil {
@@ -86,4 +82,27 @@ func BenchmarkSandboxEnter(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// outsideTemp makes a fresh directory that no temp directory holds (a
+// confined command may write those): the package's directory, unless the
+// clone itself is under /tmp, else /var/tmp, else the home directory. A
+// test of what the sandbox refuses needs one.
+func outsideTemp(t testing.TB, pattern string) string {
+	t.Helper()
+	home, _ := os.UserHomeDir()
+	for _, parent := range []string{".", "/var/tmp", home} {
+		abs, err := filepath.Abs(parent)
+		if parent == "" || err != nil || UnderTempDir(abs) {
+			continue
+		}
+		d, err := os.MkdirTemp(abs, pattern)
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		return d
+	}
+	t.Fatal("no writable directory outside the temp directories")
+	return ""
 }
