@@ -124,6 +124,9 @@ func (s *ptySession) exit() error {
 	case err := <-s.done:
 		return err
 	case <-time.After(10 * time.Second):
+		// Its goroutines on the screen (SIGQUIT: Go prints them on
+		// stderr, the terminal) say where it hangs.
+		s.quitDump()
 		s.t.Fatalf("mm did not exit; the screen:\n%s", s.text())
 		return nil
 	}

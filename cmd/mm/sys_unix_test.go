@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The few process and file mechanics the tests use, per platform.
@@ -40,4 +41,14 @@ func gone(pid int) bool {
 	}
 	i := bytes.LastIndexByte(stat, ')')
 	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
+}
+
+// quitDump makes the hung mm print its goroutines (SIGQUIT) on the
+// terminal and waits, boundedly, for it to end.
+func (s *ptySession) quitDump() {
+	s.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-s.done:
+	case <-time.After(3 * time.Second):
+	}
 }

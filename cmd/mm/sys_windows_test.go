@@ -37,3 +37,6 @@ func pausePid(t *testing.T, pid int) (resume func()) {
 func makeFIFO(path string) error { return errors.ErrUnsupported }
 
 func gone(pid int) bool { return pidGone(pid) }
+
+// quitDump: Windows has no SIGQUIT.
+func (s *ptySession) quitDump() {}
