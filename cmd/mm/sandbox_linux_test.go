@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -267,4 +268,46 @@ func outsideTemp(t testing.TB, pattern string) string {
 	}
 	t.Fatal("no writable directory outside the temp directories")
 	return ""
+}
+
+// The project's .git file is the project's to write (an earlier command
+// did, or an unpacked archive): "gitdir: .." does not make the directory
+// above the project writable. A real linked worktree still commits.
+func TestSandboxForgedGitFile(t *testing.T) {
+	proj, outside := sandboxPlaces(t)
+	os.Remove(filepath.Join(proj, ".git"))
+	os.WriteFile(filepath.Join(proj, ".git"), []byte("gitdir: ..\n"), 0o644)
+	cfg := writeConfig(t, proj, "provider: llamacpp\nsandbox:\n  mode: workspace\n  writable: []\n")
+	srv := llmtest.New(t, bashCall("echo out > "+outside+"/a.txt"), llmtest.Turn{Text: "done"})
+	r := mm(t, proj, srv, nil, "", "-c", cfg, "-p", "go")
+	res := toolResults(srv)
+	if r.code != 0 || len(res) != 1 {
+		t.Fatalf("exit %d, results %q\n%s", r.code, res, r.stderr)
+	}
+	if !strings.HasSuffix(res[0], "\n"+workspaceRefused) || exists(filepath.Join(outside, "a.txt")) {
+		t.Errorf("a forged gitdir opened the directory above: the model read %q", res[0])
+	}
+
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	main, wt := filepath.Join(outside, "main"), filepath.Join(outside, "wt")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+	}
+	os.MkdirAll(main, 0o755)
+	git(main, "init", "-q")
+	git(main, "commit", "-q", "--allow-empty", "-m", "first")
+	git(main, "worktree", "add", "-q", wt)
+	cfg = writeConfig(t, wt, "provider: llamacpp\nsandbox:\n  mode: workspace\n  writable: []\n")
+	srv = llmtest.New(t, bashCall("git -c user.email=a@b -c user.name=a commit -q --allow-empty -m second && echo committed"), llmtest.Turn{Text: "done"})
+	r = mm(t, wt, srv, nil, "", "-c", cfg, "-p", "go")
+	if res := toolResults(srv); r.code != 0 || len(res) != 1 || res[0] != "committed\n" {
+		t.Errorf("commit in a linked worktree: exit %d, results %q\n%s", r.code, res, r.stderr)
+	}
 }

@@ -84,7 +84,12 @@ func NewSandbox(mode string, network bool, writable []string, root string) *Sand
 // file (a linked worktree, a submodule): "gitdir: <dir>", and the
 // common directory that dir's commondir names (the main repository's
 // .git, where a worktree's commits go). They are the project's own:
-// without them git commit fails in a worktree.
+// without them git commit fails in a worktree. The .git file is the
+// project's, written by whoever could write there (a command of an
+// earlier session, an unpacked archive): what it names is taken only
+// where git's own files outside the project name the project back — a
+// worktree's <common>/worktrees/<id>/gitdir, a submodule's
+// core.worktree — else "gitdir: /" would make everything writable.
 func gitDirs(root string) []string {
 	data, err := os.ReadFile(filepath.Join(root, ".git"))
 	if err != nil || len(data) > 4096 {
@@ -98,15 +103,61 @@ func gitDirs(root string) []string {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(root, dir)
 	}
-	dirs := []string{filepath.Clean(dir)}
+	dir = filepath.Clean(dir)
 	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil && len(c) <= 4096 {
 		common := strings.TrimSpace(string(c))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(dir, common)
 		}
-		dirs = append(dirs, filepath.Clean(common))
+		common = filepath.Clean(common)
+		if filepath.Dir(dir) != filepath.Join(common, "worktrees") || !namesBack(dir, "gitdir", filepath.Join(root, ".git")) {
+			return nil
+		}
+		return []string{dir, common}
 	}
-	return dirs
+	if !namesBack(dir, "config", root) {
+		return nil
+	}
+	return []string{dir}
+}
+
+// namesBack tells whether the file name in the git directory dir names
+// want: a worktree's gitdir file (its whole text), or a submodule's
+// config (its core.worktree); a relative path is dir's.
+func namesBack(dir, name, want string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil || len(data) > 64<<10 {
+		return false
+	}
+	var named string
+	if name == "gitdir" {
+		named = strings.TrimSpace(string(data))
+	} else {
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, "="); ok && strings.EqualFold(strings.TrimSpace(k), "worktree") {
+				named = strings.TrimSpace(v)
+			}
+		}
+	}
+	if named == "" {
+		return false
+	}
+	if !filepath.IsAbs(named) {
+		named = filepath.Join(dir, named)
+	}
+	return samePath(named, want)
+}
+
+// samePath compares two absolute paths, with their links resolved when
+// they can be.
+func samePath(a, b string) bool {
+	a, b = filepath.Clean(a), filepath.Clean(b)
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }
 
 // TempDirs are the temp directories a confined command may always write:
