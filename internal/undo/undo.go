@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -276,8 +277,33 @@ func (t *Tracker) back(from, to Snap, confirm Confirm, rep *Report) (Snap, Snap,
 	if err != nil {
 		return Snap{}, Snap{}, err
 	}
-	res, err := r.restore(targets, func(d string) bool { return dirs[d] })
+	keep := func(d string) bool { return dirs[d] }
+	// A path that to lacks may only have been left out of it: a file the
+	// rules of then ignored (the turn changed a .gitignore), over 10 MB,
+	// in a repository of its own. It was there, untouched, and is not
+	// removed. The ignore files are put back first, then the removals
+	// are checked against them.
+	var rules, rest []Target
+	for _, tg := range targets {
+		if path.Base(tg.Path) == ".gitignore" {
+			rules = append(rules, tg)
+		} else {
+			rest = append(rest, tg)
+		}
+	}
+	res, err := r.restore(rules, keep)
+	if err == nil {
+		rest, err = r.notLeftOut(rest, to)
+	}
+	if err == nil {
+		var more Restored
+		more, err = r.restore(rest, keep)
+		res.Written = append(res.Written, more.Written...)
+		res.Removed = append(res.Removed, more.Removed...)
+		res.Failed = append(res.Failed, more.Failed...)
+	}
 	rep.Written, rep.Removed, rep.Failed = res.Written, res.Removed, res.Failed
+	sort.Strings(rep.Written)
 	sort.Strings(rep.Removed)
 	if err != nil {
 		return Snap{}, Snap{}, err
