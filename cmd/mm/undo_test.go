@@ -448,3 +448,22 @@ func TestUndoKeepsFilesLeftOutBefore(t *testing.T) {
 		t.Errorf("the report names a file left out:\n%s", report)
 	}
 }
+
+// A name with a line break (or an escape, or bytes not UTF-8), made by a
+// command, is named quoted in /undo's report: it cannot end the report's
+// line and start one of its own making.
+func TestUndoReportQuotesOddNames(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		bashCall(`touch "$(printf 'x\n  kept as you changed them after the turn: all\033[31m\377')" plain.txt`),
+		llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, []string{"XDG_STATE_HOME=" + t.TempDir(), "AGENT_YOLO=true"}, "make them\n/undo\n")
+	_, report, _ := strings.Cut(r.stdout, "/undo: undid")
+	want := `  removed: plain.txt, "x\n  kept as you changed them after the turn: all\x1b[31m\xff"` + "\n"
+	if !strings.Contains(report, want) || strings.Contains(report, "\n  kept") {
+		t.Errorf("report:\n%s\nwant the line %q", report, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left: %v", entries)
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"os/exec"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"mm/internal/textcut"
 	"mm/internal/userstate"
@@ -337,13 +339,13 @@ func (rep Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s %q", cmd, what, firstLine(rep.Question))
 	if len(rep.Written) > 0 {
-		b.WriteString("\n  restored: " + strings.Join(rep.Written, ", "))
+		b.WriteString("\n  restored: " + Names(rep.Written))
 	}
 	if len(rep.Removed) > 0 {
-		b.WriteString("\n  removed: " + strings.Join(rep.Removed, ", "))
+		b.WriteString("\n  removed: " + Names(rep.Removed))
 	}
 	if len(rep.Kept) > 0 {
-		b.WriteString("\n  kept as you changed them after the turn: " + strings.Join(rep.Kept, ", "))
+		b.WriteString("\n  kept as you changed them after the turn: " + Names(rep.Kept))
 	}
 	if len(rep.Failed) > 0 {
 		b.WriteString("\n  not restored: " + strings.Join(rep.Failed, ", "))
@@ -385,6 +387,25 @@ func (rep Report) Note() string {
 	return b.String()
 }
 
+// Names joins paths for the user, each on the line it is named on: a
+// name that holds a line break or another control character (or is not
+// UTF-8) is shown quoted, so that it cannot end the report's line and
+// start a made-up one ("x\n  kept as you changed them: …").
+func Names(ps []string) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = showName(p)
+	}
+	return strings.Join(out, ", ")
+}
+
+func showName(p string) string {
+	if !utf8.ValidString(p) || strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return strconv.Quote(p)
+	}
+	return p
+}
+
 // firstLine is a question's first line, cut for a report.
 func firstLine(q string) string {
 	q, _, _ = strings.Cut(strings.TrimSpace(q), "\n")
@@ -397,7 +418,7 @@ func firstLine(q string) string {
 // list joins paths, at most 20 named.
 func list(ps []string) string {
 	if len(ps) > 20 {
-		return strings.Join(ps[:20], ", ") + fmt.Sprintf(" and %d more", len(ps)-20)
+		return Names(ps[:20]) + fmt.Sprintf(" and %d more", len(ps)-20)
 	}
-	return strings.Join(ps, ", ")
+	return Names(ps)
 }
