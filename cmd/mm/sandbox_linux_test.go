@@ -167,8 +167,13 @@ func TestSandboxWithoutLandlock(t *testing.T) {
 	proj, outside := sandboxPlaces(t)
 	noLL := []string{procguard.NoSandboxVar + "=1"}
 	cfg := writeConfig(t, proj, "provider: llamacpp\nsandbox:\n  mode: workspace\n")
-	srv := llmtest.New(t, bashCall("echo out > "+outside+"/a.txt"), llmtest.Turn{Text: "done"})
+	// /sys refuses a new file to anyone, root too: a denial outside the
+	// project that no sandbox made gets no [sandbox: …] line.
+	srv := llmtest.New(t, bashCall("echo out > "+outside+"/a.txt; touch /sys/mm-sandbox-test"), llmtest.Turn{Text: "done"})
 	r := mm(t, proj, srv, noLL, "", "-c", cfg, "-p", "go")
+	if res := toolResults(srv); len(res) != 1 || strings.Contains(res[0], "[sandbox:") {
+		t.Errorf("unconfined, the model read %q", res)
+	}
 	want := "[warning: sandbox.mode: workspace, but bash cannot be confined here (no Landlock (simulated by MM_SANDBOX_SIMULATE_NO_LANDLOCK=1)): commands run unconfined — sandbox.required: true refuses to start instead]"
 	if r.code != 0 || strings.Count(r.stderr, want) != 1 {
 		t.Errorf("exit %d, want the warning once:\n%s", r.code, r.stderr)
