@@ -270,7 +270,14 @@ func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
 		dir, _ = os.Getwd()
 	}
 	fsRefused, netRefused := false, false
+	// The output is the command's, up to 2 MiB of it: the writable
+	// directories are resolved once, and each directory named once.
+	roots := s.resolvedWritable()
+	seen := map[string]bool{}
 	for _, line := range strings.Split(output, "\n") {
+		if fsRefused {
+			break // its line is the one said
+		}
 		low := strings.ToLower(line)
 		if !s.Network && failedConnect.MatchString(low) {
 			// Some tools hide the errno behind their own words (curl:
@@ -295,7 +302,13 @@ func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(dir, p)
 			}
-			if !s.writable(filepath.Clean(p)) {
+			p = filepath.Clean(p)
+			w, ok := seen[p]
+			if !ok {
+				w = writableIn(p, roots)
+				seen[p] = w
+			}
+			if !w {
 				fsRefused = true
 			}
 		}
@@ -359,10 +372,22 @@ var shellPrefix = regexp.MustCompile(`^\S+: (?:line )?\d+: `)
 
 var named = regexp.MustCompile(`(?i)(?:^|: )([^\s:'"]+): (?:permission denied|operation not permitted)`)
 
-// writable tells whether p is under one of s.Writable (or is one of the
-// writable devices), comparing the paths as given and with their links
+// resolvedWritable are s.Writable as given and with their links
 // resolved: /tmp is /private/tmp on macOS.
-func (s *Sandbox) writable(p string) bool {
+func (s *Sandbox) resolvedWritable() []string {
+	out := append([]string(nil), s.Writable...)
+	for _, w := range s.Writable {
+		if r, err := filepath.EvalSymlinks(w); err == nil && r != w {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// writableIn tells whether p is under one of roots (resolvedWritable), or
+// is one of the writable devices, comparing p as given and with its
+// directory's links resolved.
+func writableIn(p string, roots []string) bool {
 	candidates := []string{p}
 	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
 		candidates = append(candidates, filepath.Join(r, filepath.Base(p)))
@@ -373,11 +398,8 @@ func (s *Sandbox) writable(p string) bool {
 				return true
 			}
 		}
-		for _, w := range s.Writable {
+		for _, w := range roots {
 			if under(c, w) {
-				return true
-			}
-			if r, err := filepath.EvalSymlinks(w); err == nil && under(c, r) {
 				return true
 			}
 		}
