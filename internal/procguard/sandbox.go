@@ -257,7 +257,8 @@ func Confine(cmd *exec.Cmd, s *Sandbox) (enter func() error, err error) {
 // not tell why an open failed, so the output is read: a command that
 // exited non-zero with a "Permission denied" or "Operation not
 // permitted" line is taken as refused by the sandbox when that line
-// names a path outside s.Writable (a relative one is dir's); with the
+// names a path outside s.Writable (a relative one is dir's) that mm
+// itself may read and write (ownDenial); with the
 // network off, a line that also speaks of a connection or a socket is
 // the network's. A denial on a path inside
 // the writable directories (a script without its x bit) is the file's,
@@ -308,7 +309,7 @@ func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
 				w = writableIn(p, roots)
 				seen[p] = w
 			}
-			if !w {
+			if !w && !ownDenial(p) {
 				fsRefused = true
 			}
 		}

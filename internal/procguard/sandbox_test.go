@@ -67,7 +67,7 @@ func TestRefusal(t *testing.T) {
 		{ws, "sh: 1: cannot create /etc/x: Permission denied", true, wsLine},
 		{ws, "touch: cannot touch '/home/u/x': Permission denied", true, wsLine},
 		{ws, "mkdir: cannot create directory ‘/opt/d’: Permission denied", true, wsLine},
-		{ws, "PermissionError: [Errno 13] Permission denied: '/root/x'", true, wsLine},
+		{ws, "PermissionError: [Errno 13] Permission denied: '/usr/x'", true, wsLine},
 		{ws, "open /var/x: permission denied", true, wsLine},
 		{ws, "rm: cannot remove '/usr/bin/ls': Operation not permitted", true, wsLine},
 		// The file's own denial, inside the writable directories.
