@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -166,8 +167,13 @@ func TestSandboxWithoutLandlock(t *testing.T) {
 	proj, outside := sandboxPlaces(t)
 	noLL := []string{procguard.NoSandboxVar + "=1"}
 	cfg := writeConfig(t, proj, "provider: llamacpp\nsandbox:\n  mode: workspace\n")
-	srv := llmtest.New(t, bashCall("echo out > "+outside+"/a.txt"), llmtest.Turn{Text: "done"})
+	// /sys refuses a new file to anyone, root too: a denial outside the
+	// project that no sandbox made gets no [sandbox: …] line.
+	srv := llmtest.New(t, bashCall("echo out > "+outside+"/a.txt; touch /sys/mm-sandbox-test"), llmtest.Turn{Text: "done"})
 	r := mm(t, proj, srv, noLL, "", "-c", cfg, "-p", "go")
+	if res := toolResults(srv); len(res) != 1 || strings.Contains(res[0], "[sandbox:") {
+		t.Errorf("unconfined, the model read %q", res)
+	}
 	want := "[warning: sandbox.mode: workspace, but bash cannot be confined here (no Landlock (simulated by MM_SANDBOX_SIMULATE_NO_LANDLOCK=1)): commands run unconfined — sandbox.required: true refuses to start instead]"
 	if r.code != 0 || strings.Count(r.stderr, want) != 1 {
 		t.Errorf("exit %d, want the warning once:\n%s", r.code, r.stderr)
@@ -267,4 +273,46 @@ func outsideTemp(t testing.TB, pattern string) string {
 	}
 	t.Fatal("no writable directory outside the temp directories")
 	return ""
+}
+
+// The project's .git file is the project's to write (an earlier command
+// did, or an unpacked archive): "gitdir: .." does not make the directory
+// above the project writable. A real linked worktree still commits.
+func TestSandboxForgedGitFile(t *testing.T) {
+	proj, outside := sandboxPlaces(t)
+	os.Remove(filepath.Join(proj, ".git"))
+	os.WriteFile(filepath.Join(proj, ".git"), []byte("gitdir: ..\n"), 0o644)
+	cfg := writeConfig(t, proj, "provider: llamacpp\nsandbox:\n  mode: workspace\n  writable: []\n")
+	srv := llmtest.New(t, bashCall("echo out > "+outside+"/a.txt"), llmtest.Turn{Text: "done"})
+	r := mm(t, proj, srv, nil, "", "-c", cfg, "-p", "go")
+	res := toolResults(srv)
+	if r.code != 0 || len(res) != 1 {
+		t.Fatalf("exit %d, results %q\n%s", r.code, res, r.stderr)
+	}
+	if !strings.HasSuffix(res[0], "\n"+workspaceRefused) || exists(filepath.Join(outside, "a.txt")) {
+		t.Errorf("a forged gitdir opened the directory above: the model read %q", res[0])
+	}
+
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	main, wt := filepath.Join(outside, "main"), filepath.Join(outside, "wt")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+	}
+	os.MkdirAll(main, 0o755)
+	git(main, "init", "-q")
+	git(main, "commit", "-q", "--allow-empty", "-m", "first")
+	git(main, "worktree", "add", "-q", wt)
+	cfg = writeConfig(t, wt, "provider: llamacpp\nsandbox:\n  mode: workspace\n  writable: []\n")
+	srv = llmtest.New(t, bashCall("git -c user.email=a@b -c user.name=a commit -q --allow-empty -m second && echo committed"), llmtest.Turn{Text: "done"})
+	r = mm(t, wt, srv, nil, "", "-c", cfg, "-p", "go")
+	if res := toolResults(srv); r.code != 0 || len(res) != 1 || res[0] != "committed\n" {
+		t.Errorf("commit in a linked worktree: exit %d, results %q\n%s", r.code, res, r.stderr)
+	}
 }

@@ -403,3 +403,67 @@ func TestUndoPlainLineMode(t *testing.T) {
 		t.Errorf("w.txt is still there")
 	}
 }
+
+// A file the project ignored before the turn, and that the turn did not
+// touch, is not removed by /undo when the turn changed the .gitignore
+// that ignored it (the snapshot after the turn had it, the one before
+// had left it out); nor is a file over 10 MB the turn let be. What the
+// turn made is removed.
+func TestUndoKeepsFilesLeftOutBefore(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("secret.env\nsub/\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "secret.env"), []byte("TOKEN=precious\n"), 0o600)
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "built.o"), []byte("object\n"), 0o644)
+	big := make([]byte, 10<<20+1)
+	os.WriteFile(filepath.Join(dir, "big.bin"), big, 0o644)
+	srv := llmtest.New(t,
+		call("write_file", `{"path":".gitignore","content":"# nothing\n"}`),
+		call("write_file", `{"path":"new.txt","content":"new\n"}`),
+		bashCall("truncate -s 10 big.bin"),
+		llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, []string{"XDG_STATE_HOME=" + t.TempDir(), "AGENT_YOLO=true"}, "tidy up\n/undo\n")
+	if !strings.Contains(r.stdout, "/undo: undid the turn \"tidy up\"") {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if got := readOr(t, filepath.Join(dir, "secret.env")); got != "TOKEN=precious\n" {
+		t.Errorf("secret.env, ignored before the turn: %q", got)
+	}
+	if got := readOr(t, filepath.Join(dir, "sub", "built.o")); got != "object\n" {
+		t.Errorf("sub/built.o, ignored before the turn: %q", got)
+	}
+	if got := readOr(t, filepath.Join(dir, ".gitignore")); got != "secret.env\nsub/\n" {
+		t.Errorf(".gitignore: %q", got)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "big.bin")); err != nil {
+		t.Errorf("big.bin, over 10 MB before the turn: %v", err)
+	} else if fi.Size() != 10 {
+		t.Errorf("big.bin: %d bytes", fi.Size())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.txt")); err == nil {
+		t.Errorf("new.txt, made by the turn, is still there")
+	}
+	_, report, _ := strings.Cut(r.stdout, "/undo: undid")
+	if !strings.Contains(report, "removed: new.txt\n") || strings.Contains(report, "secret.env") || strings.Contains(report, "built.o") || strings.Contains(report, "big.bin") {
+		t.Errorf("the report names a file left out:\n%s", report)
+	}
+}
+
+// A name with a line break (or an escape, or bytes not UTF-8), made by a
+// command, is named quoted in /undo's report: it cannot end the report's
+// line and start one of its own making.
+func TestUndoReportQuotesOddNames(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		bashCall(`touch "$(printf 'x\n  kept as you changed them after the turn: all\033[31m\377')" plain.txt`),
+		llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, []string{"XDG_STATE_HOME=" + t.TempDir(), "AGENT_YOLO=true"}, "make them\n/undo\n")
+	_, report, _ := strings.Cut(r.stdout, "/undo: undid")
+	want := `  removed: plain.txt, "x\n  kept as you changed them after the turn: all\x1b[31m\xff"` + "\n"
+	if !strings.Contains(report, want) || strings.Contains(report, "\n  kept") {
+		t.Errorf("report:\n%s\nwant the line %q", report, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left: %v", entries)
+	}
+}

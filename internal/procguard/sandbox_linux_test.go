@@ -106,3 +106,31 @@ func outsideTemp(t testing.TB, pattern string) string {
 	t.Fatal("no writable directory outside the temp directories")
 	return ""
 }
+
+// A denial the file's own permissions make (find in a directory the
+// user cannot read, a file under it) is not taken for the sandbox's; one
+// on a file the user may read is. Run as a user: root reads everything.
+func TestRefusalOwnPermissions(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root: no file refuses it")
+	}
+	dir := t.TempDir()
+	closed, open := filepath.Join(dir, "closed"), filepath.Join(dir, "open.txt")
+	os.Mkdir(closed, 0o700)
+	os.WriteFile(filepath.Join(closed, "f"), nil, 0o600)
+	os.Chmod(closed, 0)
+	t.Cleanup(func() { os.Chmod(closed, 0o700) })
+	os.WriteFile(open, nil, 0o600)
+	// None of dir is writable in this sandbox.
+	s := &Sandbox{Mode: SandboxWorkspace, Network: true, Writable: []string{"/nonexistent-writable"}}
+	for out, want := range map[string]string{
+		"find: '" + closed + "': Permission denied":                      "",
+		"cat: " + closed + "/f: Permission denied":                       "",
+		"bash: " + filepath.Join(dir, "new.txt") + ": Permission denied": "[sandbox: writing outside the project is refused (sandbox.mode: workspace)]",
+		"bash: " + open + ": Permission denied":                          "[sandbox: writing outside the project is refused (sandbox.mode: workspace)]",
+	} {
+		if got := s.Refusal(out, true, dir); got != want {
+			t.Errorf("%q: %q, want %q", out, got, want)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func TestRefusal(t *testing.T) {
 		{ws, "sh: 1: cannot create /etc/x: Permission denied", true, wsLine},
 		{ws, "touch: cannot touch '/home/u/x': Permission denied", true, wsLine},
 		{ws, "mkdir: cannot create directory ‘/opt/d’: Permission denied", true, wsLine},
-		{ws, "PermissionError: [Errno 13] Permission denied: '/root/x'", true, wsLine},
+		{ws, "PermissionError: [Errno 13] Permission denied: '/usr/x'", true, wsLine},
 		{ws, "open /var/x: permission denied", true, wsLine},
 		{ws, "rm: cannot remove '/usr/bin/ls': Operation not permitted", true, wsLine},
 		// The file's own denial, inside the writable directories.
@@ -146,6 +146,7 @@ func TestSandboxGitWorktree(t *testing.T) {
 	os.MkdirAll(wt, 0o755)
 	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644)
 	os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644)
+	os.WriteFile(filepath.Join(gitdir, "gitdir"), []byte(filepath.Join(wt, ".git")+"\n"), 0o644)
 	s := NewSandbox(SandboxWorkspace, true, []string{}, wt)
 	want := append(TempDirs(), wt, gitdir, filepath.Join(main, ".git"))
 	if strings.Join(s.Writable, ",") != strings.Join(want, ",") {
@@ -155,5 +156,48 @@ func TestSandboxGitWorktree(t *testing.T) {
 	os.MkdirAll(filepath.Join(main, ".git"), 0o755)
 	if s := NewSandbox(SandboxWorkspace, true, []string{}, main); len(s.Writable) != len(TempDirs())+1 {
 		t.Errorf("writable %q", s.Writable)
+	}
+}
+
+// A .git file is the project's: what it names is taken only where git's
+// own files there name the project back (a worktree's gitdir, a
+// submodule's core.worktree), never "gitdir: .." or "gitdir: /".
+func TestSandboxGitFileForged(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	os.MkdirAll(proj, 0o755)
+	only := func(what string) {
+		t.Helper()
+		s := NewSandbox(SandboxWorkspace, true, []string{}, proj)
+		if want := append(TempDirs(), proj); strings.Join(s.Writable, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: writable %q", what, s.Writable)
+		}
+	}
+	for _, target := range []string{"..", "/", base} {
+		os.WriteFile(filepath.Join(proj, ".git"), []byte("gitdir: "+target+"\n"), 0o644)
+		only("gitdir: " + target)
+	}
+	// A worktree's layout pointing elsewhere: its gitdir names another
+	// worktree, or commondir a directory the layout does not.
+	gitdir := filepath.Join(base, "main", ".git", "worktrees", "wt")
+	os.MkdirAll(gitdir, 0o755)
+	os.WriteFile(filepath.Join(proj, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644)
+	os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644)
+	os.WriteFile(filepath.Join(gitdir, "gitdir"), []byte(filepath.Join(base, "other", ".git")+"\n"), 0o644)
+	only("a worktree of another")
+	os.WriteFile(filepath.Join(gitdir, "gitdir"), []byte(filepath.Join(proj, ".git")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../../../..\n"), 0o644)
+	only("commondir out of the layout")
+	// A submodule's: core.worktree names the project (relative), or not.
+	mod := filepath.Join(base, "super", ".git", "modules", "sm")
+	os.MkdirAll(mod, 0o755)
+	os.WriteFile(filepath.Join(proj, ".git"), []byte("gitdir: "+mod+"\n"), 0o644)
+	os.WriteFile(filepath.Join(mod, "config"), []byte("[core]\n\tworktree = ../../../elsewhere\n"), 0o644)
+	only("a submodule of another")
+	rel, _ := filepath.Rel(mod, proj)
+	os.WriteFile(filepath.Join(mod, "config"), []byte("[core]\n\tbare = false\n\tworktree = "+rel+"\n"), 0o644)
+	s := NewSandbox(SandboxWorkspace, true, []string{}, proj)
+	if want := append(TempDirs(), proj, mod); strings.Join(s.Writable, ",") != strings.Join(want, ",") {
+		t.Errorf("submodule: writable %q, want %q", s.Writable, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"mm/internal/termsafe"
+	"mm/internal/undo"
 )
 
 // undo is /undo and /redo: the files the last turn changed back as they
@@ -35,7 +36,7 @@ func (r *REPL) undo(redo bool) {
 // confirmRestore is asked about the files changed after the turn: they
 // are named, and only a "y" puts them back too.
 func (r *REPL) confirmRestore(changed []string) bool {
-	r.p.Line("changed after the turn (by you or by something else): " + strings.Join(changed, ", "))
+	r.p.Line("changed after the turn (by you or by something else): " + undo.Names(changed))
 	const q = "put them back as they were too, losing those changes? [y/N] "
 	var line string
 	if r.rl != nil {

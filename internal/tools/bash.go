@@ -332,9 +332,13 @@ wait:
 		text = appendLine(text, marker)
 	}
 	// A command refused by the sandbox says so last, once: a small model
-	// otherwise tries the same write again and again.
-	if line := opts.Sandbox.Refusal(text, marker != "", cmd.Dir); line != "" {
-		text = appendLine(text, line)
+	// otherwise tries the same write again and again. Where bash runs
+	// unconfined (the start-up warning said so), nothing was the
+	// sandbox's.
+	if procguard.SandboxUnavailable() == "" {
+		if line := opts.Sandbox.Refusal(text, marker != "", cmd.Dir); line != "" {
+			text = appendLine(text, line)
+		}
 	}
 	if text == "" {
 		return NoOutput

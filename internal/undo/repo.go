@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -187,6 +188,65 @@ func (r *Repo) run(stdin []byte, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, msg)
 	}
 	return out.Bytes(), nil
+}
+
+// notLeftOut drops from targets the removals of paths that the snapshot
+// to left out rather than lacked: over MaxFileSize or in a nested
+// repository then, or ignored by the project's rules as they are now
+// (the caller put the ignore files back first).
+func (r *Repo) notLeftOut(targets []Target, to Snap) ([]Target, error) {
+	left := func(p string) bool {
+		return slices.Contains(to.Big, p) || slices.ContainsFunc(to.Nested, func(d string) bool { return strings.HasPrefix(p, d+"/") })
+	}
+	root, err := os.OpenRoot(r.root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var ask bytes.Buffer
+	for _, t := range targets {
+		// A path under a link is not asked about (git would stop on it):
+		// the restore leaves it alone anyway.
+		if t.Want.Mode == "" && !left(t.Path) && parentsOK(root, t.Path, false) == "" {
+			ask.WriteString(t.Path)
+			ask.WriteByte(0)
+		}
+	}
+	ignored := map[string]bool{}
+	if ask.Len() > 0 {
+		if ignored, err = r.checkIgnore(ask.Bytes()); err != nil {
+			return nil, err
+		}
+	}
+	var out []Target
+	for _, t := range targets {
+		if t.Want.Mode != "" || !left(t.Path) && !ignored[t.Path] {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// checkIgnore is the set of the NUL-separated paths that the project's
+// rules ignore.
+func (r *Repo) checkIgnore(paths []byte) (map[string]bool, error) {
+	// --no-index: the shadow index still holds the paths, and git
+	// checks no rule for a path it tracks.
+	cmd := exec.Command(r.git, append(append([]string(nil), r.flags...), "check-ignore", "--no-index", "-z", "--stdin")...)
+	cmd.Dir, cmd.Env, cmd.Stdin = r.root, r.env, bytes.NewReader(paths)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		// Exit status 1: none of them is ignored.
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			return nil, fmt.Errorf("git check-ignore: %v: %s", err, strings.TrimSpace(stderr.String()))
+		}
+	}
+	ignored := map[string]bool{}
+	for _, p := range bytes.Split(stdout.Bytes(), []byte{0}) {
+		ignored[string(p)] = true
+	}
+	return ignored, nil
 }
 
 // Snap is one snapshot: its commit and what it left out.

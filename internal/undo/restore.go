@@ -38,7 +38,7 @@ func (r *Repo) restore(targets []Target, keep func(dir string) bool) (Restored, 
 		return res, err
 	}
 	defer root.Close()
-	fail := func(p, why string) { res.Failed = append(res.Failed, p+" ("+why+")") }
+	fail := func(p, why string) { res.Failed = append(res.Failed, showName(p)+" ("+why+")") }
 
 	// Removals first, deepest first: a file the turn put where a
 	// directory was, or the reverse, is then out of the way.

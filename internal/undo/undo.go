@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"mm/internal/textcut"
 	"mm/internal/userstate"
@@ -276,8 +279,33 @@ func (t *Tracker) back(from, to Snap, confirm Confirm, rep *Report) (Snap, Snap,
 	if err != nil {
 		return Snap{}, Snap{}, err
 	}
-	res, err := r.restore(targets, func(d string) bool { return dirs[d] })
+	keep := func(d string) bool { return dirs[d] }
+	// A path that to lacks may only have been left out of it: a file the
+	// rules of then ignored (the turn changed a .gitignore), over 10 MB,
+	// in a repository of its own. It was there, untouched, and is not
+	// removed. The ignore files are put back first, then the removals
+	// are checked against them.
+	var rules, rest []Target
+	for _, tg := range targets {
+		if path.Base(tg.Path) == ".gitignore" {
+			rules = append(rules, tg)
+		} else {
+			rest = append(rest, tg)
+		}
+	}
+	res, err := r.restore(rules, keep)
+	if err == nil {
+		rest, err = r.notLeftOut(rest, to)
+	}
+	if err == nil {
+		var more Restored
+		more, err = r.restore(rest, keep)
+		res.Written = append(res.Written, more.Written...)
+		res.Removed = append(res.Removed, more.Removed...)
+		res.Failed = append(res.Failed, more.Failed...)
+	}
 	rep.Written, rep.Removed, rep.Failed = res.Written, res.Removed, res.Failed
+	sort.Strings(rep.Written)
 	sort.Strings(rep.Removed)
 	if err != nil {
 		return Snap{}, Snap{}, err
@@ -311,13 +339,13 @@ func (rep Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s %q", cmd, what, firstLine(rep.Question))
 	if len(rep.Written) > 0 {
-		b.WriteString("\n  restored: " + strings.Join(rep.Written, ", "))
+		b.WriteString("\n  restored: " + Names(rep.Written))
 	}
 	if len(rep.Removed) > 0 {
-		b.WriteString("\n  removed: " + strings.Join(rep.Removed, ", "))
+		b.WriteString("\n  removed: " + Names(rep.Removed))
 	}
 	if len(rep.Kept) > 0 {
-		b.WriteString("\n  kept as you changed them after the turn: " + strings.Join(rep.Kept, ", "))
+		b.WriteString("\n  kept as you changed them after the turn: " + Names(rep.Kept))
 	}
 	if len(rep.Failed) > 0 {
 		b.WriteString("\n  not restored: " + strings.Join(rep.Failed, ", "))
@@ -359,6 +387,25 @@ func (rep Report) Note() string {
 	return b.String()
 }
 
+// Names joins paths for the user, each on the line it is named on: a
+// name that holds a line break or another control character (or is not
+// UTF-8) is shown quoted, so that it cannot end the report's line and
+// start a made-up one ("x\n  kept as you changed them: …").
+func Names(ps []string) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = showName(p)
+	}
+	return strings.Join(out, ", ")
+}
+
+func showName(p string) string {
+	if !utf8.ValidString(p) || strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return strconv.Quote(p)
+	}
+	return p
+}
+
 // firstLine is a question's first line, cut for a report.
 func firstLine(q string) string {
 	q, _, _ = strings.Cut(strings.TrimSpace(q), "\n")
@@ -371,7 +418,7 @@ func firstLine(q string) string {
 // list joins paths, at most 20 named.
 func list(ps []string) string {
 	if len(ps) > 20 {
-		return strings.Join(ps[:20], ", ") + fmt.Sprintf(" and %d more", len(ps)-20)
+		return Names(ps[:20]) + fmt.Sprintf(" and %d more", len(ps)-20)
 	}
-	return strings.Join(ps, ", ")
+	return Names(ps)
 }

@@ -36,6 +36,43 @@ func TestRefuseLinkLocal(t *testing.T) {
 	}
 }
 
+// A link-local address written in a URL in any form a proxy's resolver
+// takes for one is refused before anything is sent (through a proxy, that
+// check is the only one); a name is not an address.
+func TestCheckLinkLocalURLForms(t *testing.T) {
+	for host, refused := range map[string]bool{
+		"169.254.169.254":          true,
+		"169.254.169.254.":         true,
+		"2852039166":               true,
+		"0251.0376.0251.0376":      true,
+		"0xa9fea9fe":               true,
+		"0XA9.0xFE.0xa9.0xfe":      true,
+		"169.254.43518":            true,
+		"169.16689662":             true,
+		"::ffff:a9fe:a9fe":         true,
+		"64:ff9b::a9fe:a9fe":       true,
+		"fe80::1%eth0":             true,
+		"127.0.0.1":                false,
+		"2130706433":               false,
+		"10.0.0.1":                 false,
+		"169.255.0.1":              false,
+		"4294967296":               false,
+		"169.254.169.254.1":        false,
+		"0x":                       false,
+		"metadata.google.internal": false,
+		"example.com":              false,
+		"64:ff9b::a00:1":           false,
+	} {
+		err := checkLinkLocalURL(&url.URL{Scheme: "http", Host: host})
+		if strings.Contains(host, ":") {
+			err = checkLinkLocalURL(&url.URL{Scheme: "http", Host: "[" + host + "]"})
+		}
+		if (err != nil) != refused {
+			t.Errorf("%s: %v, want refused %v", host, err, refused)
+		}
+	}
+}
+
 // The guarded transport's dialer refuses the connection before making
 // it: nothing is sent to 169.254.169.254 (which this machine cannot
 // even route).
