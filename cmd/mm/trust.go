@@ -148,7 +148,7 @@ func trustCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "it may now:")
 		for _, g := range p.Gated {
 			for _, w := range g.What {
-				fmt.Fprintln(stdout, termsafe.Text("  "+w))
+				fmt.Fprintln(stdout, termsafe.Text("  "+config.ShownLine(w)))
 			}
 		}
 	}

@@ -331,3 +331,58 @@ func TestTrustTraceDirOutside(t *testing.T) {
 		t.Errorf("exit %d, outside %v\n%s", r.code, exists(filepath.Join(base, "outside")), r.stderr)
 	}
 }
+
+// acp.name is one part of a trace file's name: an untrusted project that
+// puts ../ in it gets no file written outside the project (the name's
+// separators become _), and its traces stay in .mm/traces.
+func TestTrustACPNameStaysInTraceDir(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "proj")
+	outside := filepath.Join(base, "outside")
+	if err := os.MkdirAll(outside, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := trustEnv(t, "")
+	write(t, filepath.Join(dir, "agent.yaml"), "acp:\n  name: \"x/../../../../outside/PWN\"\ntrace:\n  enabled: true\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, env, "", "-p", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if left, _ := os.ReadDir(outside); len(left) > 0 {
+		t.Errorf("a trace was written outside the project: %s", left[0].Name())
+	}
+	traces, _ := filepath.Glob(filepath.Join(dir, ".mm", "traces", "*-x_.._.._.._.._outside_PWN-0001.request.json"))
+	if len(traces) != 1 {
+		all, _ := os.ReadDir(filepath.Join(dir, ".mm", "traces"))
+		t.Errorf("the trace is not in .mm/traces under its name made one part: %v", all)
+	}
+}
+
+// The trust question shows one line per thing the file would do: a
+// newline in a name cannot start a line of the file's own (a heading and
+// a harmless command drawn under it), and a run of spaces long enough to
+// scroll the heading away is cut, saying so.
+func TestTrustQuestionOneLineEach(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := trustEnv(t, "")
+	write(t, filepath.Join(dir, "agent.yaml"), "lsp:\n  servers:\n    - name: \"go: gopls\\n   x\"\n      command: ./evil\n      extensions: [\".go\"]\n"+
+		"    - name: py\n      command: \"./evil2"+strings.Repeat(" ", 20000)+"pyright\"\n      extensions: [\".py\"]\n")
+	srv := llmtest.New(t)
+	s := startPTY(t, dir, srv, env)
+	s.expect("not trusted yet")
+	s.expect(`lsp go: gopls\n   x: ./evil`)
+	s.expect("lsp py: ./evil2")
+	s.expect("more characters")
+	s.expect("[n] no, run without them (Enter)")
+	s.send("n")
+	s.expect("Ctrl-D quits")
+	s.send("\x04")
+	s.exit()
+
+	// mm trust prints what it allows the same way.
+	r := mm(t, dir, nil, env, "", "trust")
+	if r.code != 0 || !strings.Contains(r.stdout, `  lsp go: gopls\n   x: ./evil`+"\n") || !strings.Contains(r.stdout, "more characters") {
+		t.Errorf("mm trust: exit %d\n%.2000s", r.code, r.stdout)
+	}
+}

@@ -49,6 +49,25 @@ type Gated struct {
 	What []string
 }
 
+// maxShownLine is the most characters of one line of what a project file
+// would do that the trust question and mm trust print.
+const maxShownLine = 300
+
+// ShownLine is one line of Gated.What as the trust question and mm trust
+// print it: one line whatever the file holds (a newline in a server's name
+// would start lines of the file's own making under the question's
+// heading: a harmless command where the real one is), cut past
+// maxShownLine characters with how many more (a long run of spaces would
+// scroll the heading and the real lines out of sight). Still raw text:
+// termsafe.Text goes over it.
+func ShownLine(s string) string {
+	s = strings.NewReplacer("\r", `\r`, "\n", `\n`, "\t", `\t`, "\u2028", `\u2028`, "\u2029", `\u2029`).Replace(s)
+	if r := []rune(s); len(r) > maxShownLine {
+		s = fmt.Sprintf("%s… (%d more characters: read the file)", string(r[:maxShownLine]), len(r)-maxShownLine)
+	}
+	return s
+}
+
 // Keys lists the gated keys' names.
 func (p *Project) Keys() []string {
 	var keys []string

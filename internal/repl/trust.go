@@ -39,7 +39,7 @@ func AskTrust(in, out *os.File, p *config.Project) TrustAnswer {
 	line(fmt.Sprintf("🔐 %s comes with this directory and is not trusted yet. Trusted, it would:", p.Path))
 	for _, g := range p.Gated {
 		for _, w := range g.What {
-			line("   " + w)
+			line("   " + config.ShownLine(w))
 		}
 	}
 	line("   Its other keys (model, sampling, system, …) apply either way.")
