@@ -386,3 +386,21 @@ func TestTrustQuestionOneLineEach(t *testing.T) {
 		t.Errorf("mm trust: exit %d\n%.2000s", r.code, r.stdout)
 	}
 }
+
+// An empty skillsDir (skills off), an empty trace.dir with the trace off
+// and empty server lists start nothing, send nothing anywhere and read
+// nothing: an untrusted file applies them without a warning.
+func TestTrustEmptyDirsApply(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := trustEnv(t, "")
+	write(t, filepath.Join(dir, "skills", "deploy.md"), "Deploy the site.\n")
+	write(t, filepath.Join(dir, "agent.yaml"), "skillsDir: \"\"\ntrace:\n  dir: \"\"\nmcp:\n  servers: []\nlsp:\n  servers: []\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, env, "", "-p", "hi")
+	if r.code != 0 || strings.Contains(r.stderr, "not trusted") {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+	if sentAny(srv, "read_skill") {
+		t.Error("skillsDir: \"\" did not turn the skills off")
+	}
+}

@@ -323,7 +323,10 @@ func newProject(l *Layers) *Project {
 		if !l.top.sets(g.key) || (g.needs != nil && !g.needs(l.full, l.top.dir)) {
 			continue
 		}
-		p.Gated = append(p.Gated, Gated{Key: g.key, What: g.what(l.full, l.base, l.top.dir)})
+		// An empty list (mcp.servers: []) starts nothing: it applies.
+		if what := g.what(l.full, l.base, l.top.dir); len(what) > 0 {
+			p.Gated = append(p.Gated, Gated{Key: g.key, What: what})
+		}
 	}
 	for _, s := range stricterOnly {
 		if !l.top.sets(s.key) {
@@ -393,8 +396,12 @@ func absIn(path, dir string) string {
 
 // outside reports whether path, relative to the project directory dir
 // or absolute, leaves it — lexically (..) or through a symbolic link
-// that exists now.
+// that exists now. "" leaves nothing.
 func outside(path, dir string) bool {
+	if path == "" {
+		// No directory: skills off, or no trace: nothing read or written.
+		return false
+	}
 	if !filepath.IsAbs(path) && !filepath.IsLocal(path) {
 		return true
 	}
