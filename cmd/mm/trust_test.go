@@ -404,3 +404,16 @@ func TestTrustEmptyDirsApply(t *testing.T) {
 		t.Error("skillsDir: \"\" did not turn the skills off")
 	}
 }
+
+// /config shows each key on one line: a newline in a project's value
+// cannot add a line of its own (a second yolo saying false).
+func TestConfigCommandOneLineEach(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := trustEnv(t, "")
+	write(t, filepath.Join(dir, "agent.yaml"), "acp:\n  title: \"Bob\\n  yolo                       false  (user file)\"\n")
+	srv := llmtest.New(t)
+	r := mm(t, dir, srv, env, "/config\n")
+	if !strings.Contains(r.stdout, `acp.title                  Bob\n  yolo`) || strings.Contains(r.stdout, "\n  yolo                       false") {
+		t.Errorf("exit %d\n%s", r.code, r.stdout)
+	}
+}

@@ -400,7 +400,8 @@ type Setting struct{ Key, Value, From string }
 // Settings lists every key with its effective value and its origin
 // (built-in, user file PATH, project file PATH, config file PATH for -c,
 // env VAR, flag -m, flag -sandbox). A list shows its entries' names only, and secrets
-// (header values, env values) are never shown.
+// (header values, env values) are never shown. Each value is one line
+// (ShownLine).
 func (c *Config) Settings() []Setting {
 	var out []Setting
 	add := func(key, value string) {
@@ -487,6 +488,9 @@ func (c *Config) Settings() []Setting {
 		if out[i].Value == "" {
 			out[i].Value = `""`
 		}
+		// A value may come from the project's file: a newline in it
+		// would add a line of its own making to /config.
+		out[i].Value = ShownLine(out[i].Value)
 	}
 	return out
 }
