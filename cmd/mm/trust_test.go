@@ -5,6 +5,7 @@ package main_test
 // it; the layers of the configuration and where each key comes from.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -416,4 +417,31 @@ func TestConfigCommandOneLineEach(t *testing.T) {
 	if !strings.Contains(r.stdout, `acp.title                  Bob\n  yolo`) || strings.Contains(r.stdout, "\n  yolo                       false") {
 		t.Errorf("exit %d\n%s", r.code, r.stdout)
 	}
+}
+
+// A file that would do many things does not scroll the question's
+// heading out of sight: twenty lines at most, the last one saying how
+// many more there are.
+func TestTrustQuestionManyLines(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := trustEnv(t, "")
+	var b strings.Builder
+	b.WriteString("lsp:\n  servers:\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "    - name: s%d\n      command: gopls\n      extensions: [\".e%d\"]\n", i, i)
+	}
+	write(t, filepath.Join(dir, "agent.yaml"), b.String())
+	srv := llmtest.New(t)
+	s := startPTY(t, dir, srv, env)
+	s.expect("not trusted yet")
+	s.expect("lsp s18: gopls")
+	s.expect("… and 11 more not shown: read agent.yaml before trusting it")
+	s.expect("[n] no, run without them (Enter)")
+	if strings.Contains(s.text(), "lsp s19:") {
+		t.Error("more than twenty lines shown")
+	}
+	s.send("n")
+	s.expect("Ctrl-D quits")
+	s.send("\x04")
+	s.exit()
 }
