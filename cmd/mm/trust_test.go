@@ -445,3 +445,25 @@ func TestTrustQuestionManyLines(t *testing.T) {
 	s.send("\x04")
 	s.exit()
 }
+
+// A trusted project removed since is listed missing, and mm trust -revoke
+// still forgets it.
+func TestTrustRevokeRemovedProject(t *testing.T) {
+	env, _ := trustEnv(t, "")
+	dir := filepath.Join(t.TempDir(), "proj")
+	write(t, filepath.Join(dir, "agent.yaml"), "baseUrl: http://127.0.0.1:9/v1\n")
+	if r := mm(t, dir, nil, env, "", "trust"); r.code != 0 {
+		t.Fatalf("trust: exit %d %s", r.code, r.stderr)
+	}
+	os.RemoveAll(dir)
+	home := filepath.Dir(dir)
+	if r := mm(t, home, nil, env, "", "trust", "-list"); !strings.Contains(r.stdout, "missing") {
+		t.Errorf("-list: %s", r.stdout)
+	}
+	if r := mm(t, home, nil, env, "", "trust", "-revoke", dir); r.code != 0 || !strings.Contains(r.stdout, "no longer trusted") {
+		t.Errorf("-revoke of a removed project: exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mm(t, home, nil, env, "", "trust", "-list"); !strings.Contains(r.stdout, "no trusted configuration") {
+		t.Errorf("-list after -revoke: %s", r.stdout)
+	}
+}
