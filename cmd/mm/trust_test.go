@@ -467,3 +467,43 @@ func TestTrustRevokeRemovedProject(t *testing.T) {
 		t.Errorf("-list after -revoke: %s", r.stdout)
 	}
 }
+
+// A project's provider picks among the local servers, but brings its own
+// fallback (host.docker.internal, probed with the key at every start) and
+// its own key variable: those need trust. A provider that sends nothing
+// new applies.
+func TestTrustProviderSendsNothingNew(t *testing.T) {
+	dir := t.TempDir()
+	// The user's server is down: the failure lists every URL mm probed.
+	env, _ := trustEnv(t, "provider: llamacpp\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: MY_SECRET\n")
+	env = append(env, "MY_SECRET=s3cr3t")
+	write(t, filepath.Join(dir, "agent.yaml"), "provider: ollama\n")
+	r := mm(t, dir, nil, env, "", "-p", "hi")
+	if strings.Contains(r.stderr, "host.docker.internal") || !strings.Contains(r.stderr, "agent.yaml is not trusted: provider not applied") {
+		t.Errorf("the project's fallback was probed, or no warning: exit %d\n%s", r.code, r.stderr)
+	}
+	r = mm(t, dir, nil, env, "", "trust")
+	if !strings.Contains(r.stdout, "model requests, when the first server does not answer, to http://host.docker.internal:11434/v1 (provider ollama's fallback) with $MY_SECRET") {
+		t.Errorf("mm trust: %s%s", r.stdout, r.stderr)
+	}
+
+	// Its key variable, set, would go to the user's own server.
+	dir = t.TempDir()
+	own := llmtest.New(t, llmtest.Turn{Text: "ok"}, llmtest.Turn{Text: "ok"})
+	env, _ = trustEnv(t, "provider: llamacpp\nfallback: \"\"\nbaseUrl: "+own.URL()+"\n")
+	write(t, filepath.Join(dir, "agent.yaml"), "provider: ollama\n")
+	r = mm(t, dir, nil, append(env, "OLLAMA_API_KEY=cloud-key"), "", "-p", "hi")
+	if !strings.Contains(r.stderr, "provider not applied") {
+		t.Errorf("no warning: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, req := range own.Requests() {
+		if strings.Contains(req.Header.Get("Authorization"), "cloud-key") {
+			t.Errorf("$OLLAMA_API_KEY went with %s %s", req.Method, req.Path)
+		}
+	}
+	// Unset, it sends nothing: the provider applies, without a warning.
+	r = mm(t, dir, nil, env, "", "-p", "hi")
+	if r.code != 0 || strings.Contains(r.stderr, "not trusted") {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+}

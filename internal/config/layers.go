@@ -139,6 +139,9 @@ func Read(opts Options) (*Layers, error) {
 		cfg.Warnings = nil
 	}
 	l.full = cfg
+	// What the project's keys would do reads the environment the layers
+	// were read with (an API key variable that is not set sends nothing).
+	cfg.layers = l
 	if l.top != nil && l.top.kind == layerProject {
 		l.Project = newProject(l)
 	}

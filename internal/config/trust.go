@@ -91,9 +91,15 @@ type gatedKey struct {
 	needs func(c *Config, dir string) bool
 	// restore puts the user's layers' value back.
 	restore func(c, base *Config)
-	// what says what the file's value would do (base: the user's layers).
+	// what says what the file's value would do (base: the user's layers),
+	// nothing when it does nothing that needs trust.
 	what func(c, base *Config, dir string) []string
 }
+
+// ProviderDefaults is a provider's built-in base URL, fallback URL and
+// API key variable ("" = none), ok false for an unknown name: the llm
+// package's table, set by that package (it imports this one).
+var ProviderDefaults func(name string) (baseURL, fallback, keyEnv string, ok bool)
 
 // gatedKeys are the keys that start a process, send a credential or choose
 // where requests and files go. The servers' env and headers (${VAR}) go
@@ -143,6 +149,11 @@ var gatedKeys = []gatedKey{
 		}
 		return out
 	}},
+	// provider picks among the built-in local servers, which is why it
+	// applies; but a provider also brings its fallback (a host that is
+	// not this machine: host.docker.internal, probed with the key at
+	// every start) and its key variable. Those need trust.
+	{key: "provider", restore: func(c, b *Config) { c.Provider = b.Provider }, what: providerSends},
 	{key: "baseUrl", restore: func(c, b *Config) { c.BaseURL = b.BaseURL }, what: func(c, _ *Config, _ string) []string {
 		return []string{"model requests to " + shownURL(c.BaseURL) + withKey(c)}
 	}},
@@ -191,6 +202,50 @@ var gatedKeys = []gatedKey{
 		what: func(c, _ *Config, _ string) []string {
 			return []string{"fetch_content may reach link-local addresses (169.254.0.0/16, fe80::/10: cloud metadata services)"}
 		}},
+}
+
+// providerSends is what the project's provider would send that the
+// user's layers' provider does not, the user's baseUrl, fallback and
+// apiKeyEnv kept: requests to its fallback, its key variable when set.
+func providerSends(c, b *Config, _ string) []string {
+	if c.Provider == b.Provider || ProviderDefaults == nil {
+		return nil
+	}
+	newBase, newFB, newKey, ok := ProviderDefaults(c.Provider)
+	if !ok {
+		return nil // an unknown provider is an error at start: nothing is sent
+	}
+	_, oldFB, oldKey, _ := ProviderDefaults(b.Provider)
+	key := b.APIKeyEnv
+	if key == "" {
+		key = newKey
+	}
+	to := b.BaseURL
+	if to == "" {
+		to = newBase
+	}
+	var out []string
+	if b.Fallback == nil && newFB != "" && newFB != oldFB {
+		line := "model requests, when the first server does not answer, to " + shownURL(newFB) + " (provider " + c.Provider + "'s fallback)"
+		if key != "" && getenvKey(c, key) {
+			line += " with $" + key
+		}
+		out = append(out, line)
+	}
+	if b.APIKeyEnv == "" && newKey != "" && newKey != oldKey && getenvKey(c, newKey) {
+		out = append(out, "$"+newKey+" sent with the model requests to "+shownURL(to)+" (provider "+c.Provider+"'s key)")
+	}
+	return out
+}
+
+// getenvKey reports whether the key variable is set: an unset one sends
+// nothing.
+func getenvKey(c *Config, name string) bool {
+	getenv := os.Getenv
+	if c.layers != nil && c.layers.opts.Getenv != nil {
+		getenv = c.layers.opts.Getenv
+	}
+	return getenv(name) != ""
 }
 
 // stricterKey is a key an untrusted project file may set only to make mm
