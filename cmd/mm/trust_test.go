@@ -502,7 +502,7 @@ func TestTrustProviderSendsNothingNew(t *testing.T) {
 		}
 	}
 	// Unset, it sends nothing: the provider applies, without a warning.
-	r = mm(t, dir, nil, env, "", "-p", "hi")
+	r = mm(t, dir, nil, append(env, "OLLAMA_API_KEY="), "", "-p", "hi")
 	if r.code != 0 || strings.Contains(r.stderr, "not trusted") {
 		t.Errorf("exit %d\n%s", r.code, r.stderr)
 	}
