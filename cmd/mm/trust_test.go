@@ -507,3 +507,16 @@ func TestTrustProviderSendsNothingNew(t *testing.T) {
 		t.Errorf("exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// A host in another script can look like localhost (a Cyrillic о): the
+// trust question and mm trust show a URL in ASCII, so the user sees it is
+// not.
+func TestTrustURLShownInASCII(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := trustEnv(t, "")
+	write(t, filepath.Join(dir, "agent.yaml"), "baseUrl: \"http://l\u043ecalhost:8080/v1\"\n")
+	r := mm(t, dir, nil, env, "", "trust")
+	if r.code != 0 || !strings.Contains(r.stdout, `model requests to http://l\u043ecalhost:8080/v1`) {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

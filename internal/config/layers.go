@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -506,10 +508,19 @@ func listOf(items []string) string {
 }
 
 // shownURL is a URL as /config and the trust question show it: its
-// password and query values masked.
+// password and query values masked, and in ASCII — a host in another
+// script can look like localhost (a Cyrillic о) and be a domain of
+// anyone's, so its other characters are shown escaped (\u043e).
 func shownURL(v string) string {
 	if v == "" {
 		return ""
 	}
-	return maskUnparsedURL(v)
+	v = maskUnparsedURL(v)
+	for _, r := range v {
+		if r >= utf8.RuneSelf {
+			q := strconv.QuoteToASCII(v)
+			return q[1 : len(q)-1]
+		}
+	}
+	return v
 }
