@@ -373,7 +373,7 @@ func TestTrustQuestionOneLineEach(t *testing.T) {
 	s := startPTY(t, dir, srv, env)
 	s.expect("not trusted yet")
 	s.expect(`lsp go: gopls\n   x: ./evil`)
-	s.expect("lsp py: ./evil2")
+	s.expect(`lsp py: "./evil2`) // one program's name, spaces and all
 	s.expect("more characters")
 	s.expect("[n] no, run without them (Enter)")
 	s.send("n")

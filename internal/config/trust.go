@@ -421,10 +421,12 @@ func (p *Project) withhold(c, base *Config) []string {
 }
 
 // commandLine shows a command and its arguments as a shell would read
-// them: a word with a space or a quote is quoted.
+// them: a word with a space or a quote is quoted — the command too, which
+// is one program's name however many spaces it holds (`command: "gopls
+// serve"` runs no gopls).
 func commandLine(cmd string, args []string) string {
-	words := []string{cmd}
-	for _, a := range args {
+	var words []string
+	for _, a := range append([]string{cmd}, args...) {
 		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`;&|<>(){}*?#~") {
 			a = strconv.Quote(a)
 		}
