@@ -489,7 +489,7 @@ func TestTrustProviderSendsNothingNew(t *testing.T) {
 
 	// Its key variable, set, would go to the user's own server.
 	dir = t.TempDir()
-	own := llmtest.New(t, llmtest.Turn{Text: "ok"}, llmtest.Turn{Text: "ok"})
+	own := llmtest.New(t, llmtest.Turn{Text: "ok"}, llmtest.Turn{Text: "ok"}, llmtest.Turn{Text: "ok"})
 	env, _ = trustEnv(t, "provider: llamacpp\nfallback: \"\"\nbaseUrl: "+own.URL()+"\n")
 	write(t, filepath.Join(dir, "agent.yaml"), "provider: ollama\n")
 	r = mm(t, dir, nil, append(env, "OLLAMA_API_KEY=cloud-key"), "", "-p", "hi")
@@ -500,6 +500,11 @@ func TestTrustProviderSendsNothingNew(t *testing.T) {
 		if strings.Contains(req.Header.Get("Authorization"), "cloud-key") {
 			t.Errorf("$OLLAMA_API_KEY went with %s %s", req.Method, req.Path)
 		}
+	}
+	// AGENT_PROVIDER wins over the file: nothing to leave out.
+	r = mm(t, dir, nil, append(env, "OLLAMA_API_KEY=cloud-key", "AGENT_PROVIDER=llamacpp"), "", "-p", "hi")
+	if r.code != 0 || strings.Contains(r.stderr, "not trusted") {
+		t.Errorf("with AGENT_PROVIDER: exit %d\n%s", r.code, r.stderr)
 	}
 	// Unset, it sends nothing: the provider applies, without a warning.
 	r = mm(t, dir, nil, append(env, "OLLAMA_API_KEY="), "", "-p", "hi")

@@ -208,7 +208,9 @@ var gatedKeys = []gatedKey{
 // user's layers' provider does not, the user's baseUrl, fallback and
 // apiKeyEnv kept: requests to its fallback, its key variable when set.
 func providerSends(c, b *Config, _ string) []string {
-	if c.Provider == b.Provider || ProviderDefaults == nil {
+	getenv := getenvOf(c)
+	if c.Provider == b.Provider || ProviderDefaults == nil || getenv("AGENT_PROVIDER") != "" {
+		// AGENT_PROVIDER, the user's, wins over every file.
 		return nil
 	}
 	newBase, newFB, newKey, ok := ProviderDefaults(c.Provider)
@@ -220,7 +222,10 @@ func providerSends(c, b *Config, _ string) []string {
 	if key == "" {
 		key = newKey
 	}
-	to := b.BaseURL
+	to := getenv("AGENT_BASE_URL")
+	if to == "" {
+		to = b.BaseURL
+	}
 	if to == "" {
 		to = newBase
 	}
@@ -240,12 +245,14 @@ func providerSends(c, b *Config, _ string) []string {
 
 // getenvKey reports whether the key variable is set: an unset one sends
 // nothing.
-func getenvKey(c *Config, name string) bool {
-	getenv := os.Getenv
+func getenvKey(c *Config, name string) bool { return getenvOf(c)(name) != "" }
+
+// getenvOf is the environment c's layers were read with.
+func getenvOf(c *Config) func(string) string {
 	if c.layers != nil && c.layers.opts.Getenv != nil {
-		getenv = c.layers.opts.Getenv
+		return c.layers.opts.Getenv
 	}
-	return getenv(name) != ""
+	return os.Getenv
 }
 
 // stricterKey is a key an untrusted project file may set only to make mm
