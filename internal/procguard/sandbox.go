@@ -85,8 +85,18 @@ func NewSandbox(mode string, network bool, writable []string, root string) *Sand
 // common directory that dir's commondir names (the main repository's
 // .git, where a worktree's commits go). They are the project's own:
 // without them git commit fails in a worktree.
+//
+// A .git file is taken at its word only when the directory it names
+// points back at this project, as git's own do: a linked worktree's
+// <dir>/gitdir names this .git file, and <dir> is <common>/worktrees/NAME
+// of a common directory named like a repository (.git, or *.git for a
+// bare one); a submodule's <dir>/config has core.worktree naming this
+// root. A project that was unpacked or copied rather than cloned (git
+// never checks a .git out) could otherwise hold `gitdir: /`, or `gitdir:
+// ../..`, and make the whole disk, or the user's home, writable.
 func gitDirs(root string) []string {
-	data, err := os.ReadFile(filepath.Join(root, ".git"))
+	dotGit := filepath.Join(root, ".git")
+	data, err := os.ReadFile(dotGit)
 	if err != nil || len(data) > 4096 {
 		return nil // a directory (inside root already), or none
 	}
@@ -94,19 +104,60 @@ func gitDirs(root string) []string {
 	if !ok {
 		return nil
 	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	dirs := []string{filepath.Clean(dir)}
-	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil && len(c) <= 4096 {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dir, common)
+	dir = filepath.Clean(absFrom(root, strings.TrimSpace(dir)))
+	if back, err := os.ReadFile(filepath.Join(dir, "gitdir")); err == nil && len(back) <= 4096 {
+		// A linked worktree.
+		if !sameFile(absFrom(dir, strings.TrimSpace(string(back))), dotGit) {
+			return nil
 		}
-		dirs = append(dirs, filepath.Clean(common))
+		c, err := os.ReadFile(filepath.Join(dir, "commondir"))
+		if err != nil || len(c) > 4096 {
+			return nil
+		}
+		common := filepath.Clean(absFrom(dir, strings.TrimSpace(string(c))))
+		if filepath.Dir(dir) != filepath.Join(common, "worktrees") || !strings.HasSuffix(filepath.Base(common), ".git") {
+			return nil
+		}
+		return []string{dir, common}
 	}
-	return dirs
+	if submoduleOf(dir, root) {
+		return []string{dir}
+	}
+	return nil
+}
+
+// absFrom is p, a relative one taken from dir.
+func absFrom(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// submoduleOf reports whether the git directory dir is the submodule
+// checked out at root: its config's core.worktree names root.
+func submoduleOf(dir, root string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "config"))
+	if err != nil || len(data) > 64<<10 {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "worktree") {
+			return sameFile(absFrom(dir, strings.TrimSpace(v)), root)
+		}
+	}
+	return false
 }
 
 // TempDirs are the temp directories a confined command may always write:
