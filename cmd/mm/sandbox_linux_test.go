@@ -316,3 +316,21 @@ func TestSandboxForgedGitFile(t *testing.T) {
 		t.Errorf("commit in a linked worktree: exit %d, results %q\n%s", r.code, res, r.stderr)
 	}
 }
+
+// A project that was unpacked rather than cloned can hold a .git file of
+// its own making: `gitdir: ..` does not make the directory above the
+// project writable (nor `gitdir: /` the disk).
+func TestSandboxPlantedGitFile(t *testing.T) {
+	proj, outside := sandboxPlaces(t)
+	unpacked := filepath.Join(outside, "proj")
+	os.MkdirAll(unpacked, 0o755)
+	os.WriteFile(filepath.Join(unpacked, ".git"), []byte("gitdir: ..\n"), 0o644)
+	cfg := writeConfig(t, proj, "provider: llamacpp\nsandbox:\n  mode: workspace\n  writable: []\n")
+	srv := llmtest.New(t, bashCall("echo out > "+outside+"/a.txt"), llmtest.Turn{Text: "done"})
+	if r := mm(t, unpacked, srv, nil, "", "-c", cfg, "-p", "go"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if res := toolResults(srv); len(res) != 1 || !strings.HasSuffix(res[0], workspaceRefused) || exists(filepath.Join(outside, "a.txt")) {
+		t.Errorf("the directory above the project was writable: %q", res)
+	}
+}

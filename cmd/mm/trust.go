@@ -95,20 +95,9 @@ func trustCommand(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	shown := termsafe.Text(dir)
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, iofs.ErrNotExist):
-		fmt.Fprintf(stderr, "mm trust: %s: the directory does not exist\n", shown)
-		return oneshot.ExitUsage
-	case err != nil:
-		fmt.Fprintln(stderr, termsafe.Text("mm trust: "+err.Error()))
-		return oneshot.ExitUsage
-	case !fi.IsDir():
-		fmt.Fprintf(stderr, "mm trust: %s: not a directory (mm trust takes the directory of an agent.yaml)\n", shown)
-		return oneshot.ExitUsage
-	}
 	file := filepath.Join(dir, config.ImplicitPath)
+	// A project removed since is forgotten all the same: -list shows it
+	// missing, and this is how its record goes.
 	if *revoke {
 		had, err := config.Revoke(nil, file)
 		switch {
@@ -121,6 +110,19 @@ func trustCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout, termsafe.Text(file+": no longer trusted"))
 		return oneshot.ExitOK
+	}
+	shown := termsafe.Text(dir)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		fmt.Fprintf(stderr, "mm trust: %s: the directory does not exist\n", shown)
+		return oneshot.ExitUsage
+	case err != nil:
+		fmt.Fprintln(stderr, termsafe.Text("mm trust: "+err.Error()))
+		return oneshot.ExitUsage
+	case !fi.IsDir():
+		fmt.Fprintf(stderr, "mm trust: %s: not a directory (mm trust takes the directory of an agent.yaml)\n", shown)
+		return oneshot.ExitUsage
 	}
 	if _, err := os.Lstat(file); errors.Is(err, iofs.ErrNotExist) {
 		fmt.Fprintf(stderr, "mm trust: %s: no agent.yaml there\n", shown)
@@ -148,7 +150,7 @@ func trustCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "it may now:")
 		for _, g := range p.Gated {
 			for _, w := range g.What {
-				fmt.Fprintln(stdout, termsafe.Text("  "+w))
+				fmt.Fprintln(stdout, termsafe.Text("  "+config.ShownLine(w)))
 			}
 		}
 	}

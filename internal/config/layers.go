@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -139,6 +141,9 @@ func Read(opts Options) (*Layers, error) {
 		cfg.Warnings = nil
 	}
 	l.full = cfg
+	// What the project's keys would do reads the environment the layers
+	// were read with (an API key variable that is not set sends nothing).
+	cfg.layers = l
 	if l.top != nil && l.top.kind == layerProject {
 		l.Project = newProject(l)
 	}
@@ -400,7 +405,8 @@ type Setting struct{ Key, Value, From string }
 // Settings lists every key with its effective value and its origin
 // (built-in, user file PATH, project file PATH, config file PATH for -c,
 // env VAR, flag -m, flag -sandbox). A list shows its entries' names only, and secrets
-// (header values, env values) are never shown.
+// (header values, env values) are never shown. Each value is one line
+// (ShownLine).
 func (c *Config) Settings() []Setting {
 	var out []Setting
 	add := func(key, value string) {
@@ -487,6 +493,9 @@ func (c *Config) Settings() []Setting {
 		if out[i].Value == "" {
 			out[i].Value = `""`
 		}
+		// A value may come from the project's file: a newline in it
+		// would add a line of its own making to /config.
+		out[i].Value = ShownLine(out[i].Value)
 	}
 	return out
 }
@@ -499,10 +508,19 @@ func listOf(items []string) string {
 }
 
 // shownURL is a URL as /config and the trust question show it: its
-// password and query values masked.
+// password and query values masked, and in ASCII — a host in another
+// script can look like localhost (a Cyrillic о) and be a domain of
+// anyone's, so its other characters are shown escaped (\u043e).
 func shownURL(v string) string {
 	if v == "" {
 		return ""
 	}
-	return maskUnparsedURL(v)
+	v = maskUnparsedURL(v)
+	for _, r := range v {
+		if r >= utf8.RuneSelf {
+			q := strconv.QuoteToASCII(v)
+			return q[1 : len(q)-1]
+		}
+	}
+	return v
 }

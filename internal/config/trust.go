@@ -49,6 +49,25 @@ type Gated struct {
 	What []string
 }
 
+// maxShownLine is the most characters of one line of what a project file
+// would do that the trust question and mm trust print.
+const maxShownLine = 300
+
+// ShownLine is one line of Gated.What as the trust question and mm trust
+// print it: one line whatever the file holds (a newline in a server's name
+// would start lines of the file's own making under the question's
+// heading: a harmless command where the real one is), cut past
+// maxShownLine characters with how many more (a long run of spaces would
+// scroll the heading and the real lines out of sight). Still raw text:
+// termsafe.Text goes over it.
+func ShownLine(s string) string {
+	s = strings.NewReplacer("\r", `\r`, "\n", `\n`, "\t", `\t`, "\u2028", `\u2028`, "\u2029", `\u2029`).Replace(s)
+	if r := []rune(s); len(r) > maxShownLine {
+		s = fmt.Sprintf("%s… (%d more characters: read the file)", string(r[:maxShownLine]), len(r)-maxShownLine)
+	}
+	return s
+}
+
 // Keys lists the gated keys' names.
 func (p *Project) Keys() []string {
 	var keys []string
@@ -72,9 +91,15 @@ type gatedKey struct {
 	needs func(c *Config, dir string) bool
 	// restore puts the user's layers' value back.
 	restore func(c, base *Config)
-	// what says what the file's value would do (base: the user's layers).
+	// what says what the file's value would do (base: the user's layers),
+	// nothing when it does nothing that needs trust.
 	what func(c, base *Config, dir string) []string
 }
+
+// ProviderDefaults is a provider's built-in base URL, fallback URL and
+// API key variable ("" = none), ok false for an unknown name: the llm
+// package's table, set by that package (it imports this one).
+var ProviderDefaults func(name string) (baseURL, fallback, keyEnv string, ok bool)
 
 // gatedKeys are the keys that start a process, send a credential or choose
 // where requests and files go. The servers' env and headers (${VAR}) go
@@ -124,6 +149,11 @@ var gatedKeys = []gatedKey{
 		}
 		return out
 	}},
+	// provider picks among the built-in local servers, which is why it
+	// applies; but a provider also brings its fallback (a host that is
+	// not this machine: host.docker.internal, probed with the key at
+	// every start) and its key variable. Those need trust.
+	{key: "provider", restore: func(c, b *Config) { c.Provider = b.Provider }, what: providerSends},
 	{key: "baseUrl", restore: func(c, b *Config) { c.BaseURL = b.BaseURL }, what: func(c, _ *Config, _ string) []string {
 		return []string{"model requests to " + shownURL(c.BaseURL) + withKey(c)}
 	}},
@@ -172,6 +202,57 @@ var gatedKeys = []gatedKey{
 		what: func(c, _ *Config, _ string) []string {
 			return []string{"fetch_content may reach link-local addresses (169.254.0.0/16, fe80::/10: cloud metadata services)"}
 		}},
+}
+
+// providerSends is what the project's provider would send that the
+// user's layers' provider does not, the user's baseUrl, fallback and
+// apiKeyEnv kept: requests to its fallback, its key variable when set.
+func providerSends(c, b *Config, _ string) []string {
+	getenv := getenvOf(c)
+	if c.Provider == b.Provider || ProviderDefaults == nil || getenv("AGENT_PROVIDER") != "" {
+		// AGENT_PROVIDER, the user's, wins over every file.
+		return nil
+	}
+	newBase, newFB, newKey, ok := ProviderDefaults(c.Provider)
+	if !ok {
+		return nil // an unknown provider is an error at start: nothing is sent
+	}
+	_, oldFB, oldKey, _ := ProviderDefaults(b.Provider)
+	key := b.APIKeyEnv
+	if key == "" {
+		key = newKey
+	}
+	to := getenv("AGENT_BASE_URL")
+	if to == "" {
+		to = b.BaseURL
+	}
+	if to == "" {
+		to = newBase
+	}
+	var out []string
+	if b.Fallback == nil && newFB != "" && newFB != oldFB {
+		line := "model requests, when the first server does not answer, to " + shownURL(newFB) + " (provider " + c.Provider + "'s fallback)"
+		if key != "" && getenvKey(c, key) {
+			line += " with $" + key
+		}
+		out = append(out, line)
+	}
+	if b.APIKeyEnv == "" && newKey != "" && newKey != oldKey && getenvKey(c, newKey) {
+		out = append(out, "$"+newKey+" sent with the model requests to "+shownURL(to)+" (provider "+c.Provider+"'s key)")
+	}
+	return out
+}
+
+// getenvKey reports whether the key variable is set: an unset one sends
+// nothing.
+func getenvKey(c *Config, name string) bool { return getenvOf(c)(name) != "" }
+
+// getenvOf is the environment c's layers were read with.
+func getenvOf(c *Config) func(string) string {
+	if c.layers != nil && c.layers.opts.Getenv != nil {
+		return c.layers.opts.Getenv
+	}
+	return os.Getenv
 }
 
 // stricterKey is a key an untrusted project file may set only to make mm
@@ -304,7 +385,10 @@ func newProject(l *Layers) *Project {
 		if !l.top.sets(g.key) || (g.needs != nil && !g.needs(l.full, l.top.dir)) {
 			continue
 		}
-		p.Gated = append(p.Gated, Gated{Key: g.key, What: g.what(l.full, l.base, l.top.dir)})
+		// An empty list (mcp.servers: []) starts nothing: it applies.
+		if what := g.what(l.full, l.base, l.top.dir); len(what) > 0 {
+			p.Gated = append(p.Gated, Gated{Key: g.key, What: what})
+		}
 	}
 	for _, s := range stricterOnly {
 		if !l.top.sets(s.key) {
@@ -344,10 +428,12 @@ func (p *Project) withhold(c, base *Config) []string {
 }
 
 // commandLine shows a command and its arguments as a shell would read
-// them: a word with a space or a quote is quoted.
+// them: a word with a space or a quote is quoted — the command too, which
+// is one program's name however many spaces it holds (`command: "gopls
+// serve"` runs no gopls).
 func commandLine(cmd string, args []string) string {
-	words := []string{cmd}
-	for _, a := range args {
+	var words []string
+	for _, a := range append([]string{cmd}, args...) {
 		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`;&|<>(){}*?#~") {
 			a = strconv.Quote(a)
 		}
@@ -374,8 +460,12 @@ func absIn(path, dir string) string {
 
 // outside reports whether path, relative to the project directory dir
 // or absolute, leaves it — lexically (..) or through a symbolic link
-// that exists now.
+// that exists now. "" leaves nothing.
 func outside(path, dir string) bool {
+	if path == "" {
+		// No directory: skills off, or no trace: nothing read or written.
+		return false
+	}
 	if !filepath.IsAbs(path) && !filepath.IsLocal(path) {
 		return true
 	}

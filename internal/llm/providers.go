@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"mm/internal/config"
 )
 
 // Provider is one entry of the reference's provider table: where its server
@@ -42,6 +44,16 @@ var providers = []Provider{
 		Fallback: "http://host.docker.internal:11434/v1", APIKeyEnv: "OLLAMA_API_KEY",
 		StartHint: "start Ollama: `ollama serve`",
 	},
+}
+
+// The trust of a project's configuration needs to know what its provider
+// would send (config.ProviderDefaults): this table is the one place that
+// says.
+func init() {
+	config.ProviderDefaults = func(name string) (string, string, string, bool) {
+		p, err := LookupProvider(name)
+		return p.BaseURL, p.Fallback, p.APIKeyEnv, err == nil
+	}
 }
 
 // LookupProvider returns the provider named name, or the reference's error

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -119,7 +120,7 @@ func (t *Tracer) begin(ctx context.Context, body []byte) *traceCall {
 		t.fail(shown, err)
 		return nil
 	}
-	name := t.Name
+	name := fileNamePart(t.Name)
 	if name == "" {
 		name = "mm"
 	}
@@ -142,6 +143,19 @@ func (t *Tracer) begin(ctx context.Context, body []byte) *traceCall {
 	}
 	t.fail(dir, err)
 	return nil
+}
+
+// fileNamePart is acp.name made one part of a file name: a project's
+// file may set it, and a separator in it ("x/../../../.bashrc") would
+// place the trace outside the trace directory. Separators and control
+// characters become _.
+func fileNamePart(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r < 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 // fail reports the first failure of dir, once, and turns tracing into

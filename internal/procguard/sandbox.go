@@ -84,14 +84,19 @@ func NewSandbox(mode string, network bool, writable []string, root string) *Sand
 // file (a linked worktree, a submodule): "gitdir: <dir>", and the
 // common directory that dir's commondir names (the main repository's
 // .git, where a worktree's commits go). They are the project's own:
-// without them git commit fails in a worktree. The .git file is the
-// project's, written by whoever could write there (a command of an
-// earlier session, an unpacked archive): what it names is taken only
-// where git's own files outside the project name the project back — a
-// worktree's <common>/worktrees/<id>/gitdir, a submodule's
-// core.worktree — else "gitdir: /" would make everything writable.
+// without them git commit fails in a worktree.
+//
+// A .git file is taken at its word only when the directory it names
+// points back at this project, as git's own do: a linked worktree's
+// <dir>/gitdir names this .git file, and <dir> is <common>/worktrees/NAME
+// of a common directory named like a repository (.git, or *.git for a
+// bare one); a submodule's <dir>/config has core.worktree naming this
+// root. A project that was unpacked or copied rather than cloned (git
+// never checks a .git out) could otherwise hold `gitdir: /`, or `gitdir:
+// ../..`, and make the whole disk, or the user's home, writable.
 func gitDirs(root string) []string {
-	data, err := os.ReadFile(filepath.Join(root, ".git"))
+	dotGit := filepath.Join(root, ".git")
+	data, err := os.ReadFile(dotGit)
 	if err != nil || len(data) > 4096 {
 		return nil // a directory (inside root already), or none
 	}
@@ -99,65 +104,60 @@ func gitDirs(root string) []string {
 	if !ok {
 		return nil
 	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	dir = filepath.Clean(dir)
-	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil && len(c) <= 4096 {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dir, common)
+	dir = filepath.Clean(absFrom(root, strings.TrimSpace(dir)))
+	if back, err := os.ReadFile(filepath.Join(dir, "gitdir")); err == nil && len(back) <= 4096 {
+		// A linked worktree.
+		if !sameFile(absFrom(dir, strings.TrimSpace(string(back))), dotGit) {
+			return nil
 		}
-		common = filepath.Clean(common)
-		if filepath.Dir(dir) != filepath.Join(common, "worktrees") || !namesBack(dir, "gitdir", filepath.Join(root, ".git")) {
+		c, err := os.ReadFile(filepath.Join(dir, "commondir"))
+		if err != nil || len(c) > 4096 {
+			return nil
+		}
+		common := filepath.Clean(absFrom(dir, strings.TrimSpace(string(c))))
+		if filepath.Dir(dir) != filepath.Join(common, "worktrees") || !strings.HasSuffix(filepath.Base(common), ".git") {
 			return nil
 		}
 		return []string{dir, common}
 	}
-	if !namesBack(dir, "config", root) {
-		return nil
+	if submoduleOf(dir, root) {
+		return []string{dir}
 	}
-	return []string{dir}
+	return nil
 }
 
-// namesBack tells whether the file name in the git directory dir names
-// want: a worktree's gitdir file (its whole text), or a submodule's
-// config (its core.worktree); a relative path is dir's.
-func namesBack(dir, name, want string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, name))
+// absFrom is p, a relative one taken from dir.
+func absFrom(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// submoduleOf reports whether the git directory dir is the submodule
+// checked out at root: its config's core.worktree names root.
+func submoduleOf(dir, root string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "config"))
 	if err != nil || len(data) > 64<<10 {
 		return false
 	}
-	var named string
-	if name == "gitdir" {
-		named = strings.TrimSpace(string(data))
-	} else {
-		for _, line := range strings.Split(string(data), "\n") {
-			if k, v, ok := strings.Cut(line, "="); ok && strings.EqualFold(strings.TrimSpace(k), "worktree") {
-				named = strings.TrimSpace(v)
-			}
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "worktree") {
+			return sameFile(absFrom(dir, strings.TrimSpace(v)), root)
 		}
 	}
-	if named == "" {
-		return false
-	}
-	if !filepath.IsAbs(named) {
-		named = filepath.Join(dir, named)
-	}
-	return samePath(named, want)
-}
-
-// samePath compares two absolute paths, with their links resolved when
-// they can be.
-func samePath(a, b string) bool {
-	a, b = filepath.Clean(a), filepath.Clean(b)
-	if a == b {
-		return true
-	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
+	return false
 }
 
 // TempDirs are the temp directories a confined command may always write:
@@ -257,8 +257,7 @@ func Confine(cmd *exec.Cmd, s *Sandbox) (enter func() error, err error) {
 // not tell why an open failed, so the output is read: a command that
 // exited non-zero with a "Permission denied" or "Operation not
 // permitted" line is taken as refused by the sandbox when that line
-// names a path outside s.Writable (a relative one is dir's) that mm
-// itself may read and write (ownDenial); with the
+// names a path outside s.Writable (a relative one is dir's); with the
 // network off, a line that also speaks of a connection or a socket is
 // the network's. A denial on a path inside
 // the writable directories (a script without its x bit) is the file's,
@@ -271,14 +270,7 @@ func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
 		dir, _ = os.Getwd()
 	}
 	fsRefused, netRefused := false, false
-	// The output is the command's, up to 2 MiB of it: the writable
-	// directories are resolved once, and each directory named once.
-	roots := s.resolvedWritable()
-	seen := map[string]bool{}
 	for _, line := range strings.Split(output, "\n") {
-		if fsRefused {
-			break // its line is the one said
-		}
 		low := strings.ToLower(line)
 		if !s.Network && failedConnect.MatchString(low) {
 			// Some tools hide the errno behind their own words (curl:
@@ -303,13 +295,7 @@ func (s *Sandbox) Refusal(output string, failed bool, dir string) string {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(dir, p)
 			}
-			p = filepath.Clean(p)
-			w, ok := seen[p]
-			if !ok {
-				w = writableIn(p, roots)
-				seen[p] = w
-			}
-			if !w && !ownDenial(p) {
+			if !s.writable(filepath.Clean(p)) {
 				fsRefused = true
 			}
 		}
@@ -373,22 +359,10 @@ var shellPrefix = regexp.MustCompile(`^\S+: (?:line )?\d+: `)
 
 var named = regexp.MustCompile(`(?i)(?:^|: )([^\s:'"]+): (?:permission denied|operation not permitted)`)
 
-// resolvedWritable are s.Writable as given and with their links
+// writable tells whether p is under one of s.Writable (or is one of the
+// writable devices), comparing the paths as given and with their links
 // resolved: /tmp is /private/tmp on macOS.
-func (s *Sandbox) resolvedWritable() []string {
-	out := append([]string(nil), s.Writable...)
-	for _, w := range s.Writable {
-		if r, err := filepath.EvalSymlinks(w); err == nil && r != w {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// writableIn tells whether p is under one of roots (resolvedWritable), or
-// is one of the writable devices, comparing p as given and with its
-// directory's links resolved.
-func writableIn(p string, roots []string) bool {
+func (s *Sandbox) writable(p string) bool {
 	candidates := []string{p}
 	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
 		candidates = append(candidates, filepath.Join(r, filepath.Base(p)))
@@ -399,8 +373,11 @@ func writableIn(p string, roots []string) bool {
 				return true
 			}
 		}
-		for _, w := range roots {
+		for _, w := range s.Writable {
 			if under(c, w) {
+				return true
+			}
+			if r, err := filepath.EvalSymlinks(w); err == nil && under(c, r) {
 				return true
 			}
 		}

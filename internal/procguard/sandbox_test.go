@@ -201,3 +201,35 @@ func TestSandboxGitFileForged(t *testing.T) {
 		t.Errorf("submodule: writable %q, want %q", s.Writable, want)
 	}
 }
+
+// A submodule's git directory, whose config names the checkout back, is
+// the project's; a .git file whose directory does not point back (an
+// unpacked project's gitdir: / or ../..) adds nothing.
+func TestSandboxGitDirPointsBack(t *testing.T) {
+	base := t.TempDir()
+	super, sub := filepath.Join(base, "super"), filepath.Join(base, "super", "sm")
+	gitdir := filepath.Join(super, ".git", "modules", "sm")
+	os.MkdirAll(gitdir, 0o755)
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, ".git"), []byte("gitdir: ../.git/modules/sm\n"), 0o644)
+	os.WriteFile(filepath.Join(gitdir, "config"), []byte("[core]\n\tbare = false\n\tworktree = ../../../sm\n"), 0o644)
+	s := NewSandbox(SandboxWorkspace, true, []string{}, sub)
+	if want := append(TempDirs(), sub, gitdir); strings.Join(s.Writable, ",") != strings.Join(want, ",") {
+		t.Errorf("submodule: writable %q, want %q", s.Writable, want)
+	}
+
+	proj := filepath.Join(base, "dl", "proj")
+	os.MkdirAll(proj, 0o755)
+	// A worktree-like directory of the project's own making, whose
+	// commondir leads to the user's home.
+	fake := filepath.Join(base, "dl", "worktrees", "x")
+	os.MkdirAll(fake, 0o755)
+	os.WriteFile(filepath.Join(fake, "gitdir"), []byte(filepath.Join(proj, ".git")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(fake, "commondir"), []byte("../..\n"), 0o644)
+	for _, gd := range []string{"/", "..", "../..", gitdir, "../worktrees/x"} {
+		os.WriteFile(filepath.Join(proj, ".git"), []byte("gitdir: "+gd+"\n"), 0o644)
+		if s := NewSandbox(SandboxWorkspace, true, []string{}, proj); len(s.Writable) != len(TempDirs())+1 {
+			t.Errorf("gitdir: %s: writable %q", gd, s.Writable)
+		}
+	}
+}

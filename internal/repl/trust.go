@@ -20,6 +20,10 @@ const (
 	TrustInterrupted                    // Ctrl-C: mm ends
 )
 
+// maxTrustLines is the most lines of what the file would do that the
+// question shows.
+const maxTrustLines = 20
+
 // AskTrust is the line mode's one question at start, before anything the
 // file names runs: what the project's agent.yaml would run and where it
 // would send what, every line sanitised (it is the repository's text), then
@@ -37,10 +41,19 @@ func AskTrust(in, out *os.File, p *config.Project) TrustAnswer {
 	// returns the carriage).
 	line := func(s string) { fmt.Fprint(out, termsafe.Text(s)+"\n") }
 	line(fmt.Sprintf("🔐 %s comes with this directory and is not trusted yet. Trusted, it would:", p.Path))
+	var what []string
 	for _, g := range p.Gated {
-		for _, w := range g.What {
-			line("   " + w)
-		}
+		what = append(what, g.What...)
+	}
+	// A file with hundreds of servers would scroll its first lines, and
+	// the heading, out of sight: what the question shows is what the
+	// user saw.
+	if len(what) > maxTrustLines {
+		rest := len(what) - maxTrustLines + 1
+		what = append(what[:maxTrustLines-1], fmt.Sprintf("… and %d more not shown: read %s before trusting it", rest, p.Path))
+	}
+	for _, w := range what {
+		line("   " + config.ShownLine(w))
 	}
 	line("   Its other keys (model, sampling, system, …) apply either way.")
 	fmt.Fprint(out, "   [y] trust it (remembered) · [o] only this time · [n] no, run without them (Enter) ")
