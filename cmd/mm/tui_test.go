@@ -1,0 +1,376 @@
+package main_test
+
+// The window mode (mm -tui) driven in a pseudo-terminal whose output a
+// terminal emulator (x/vt) draws: the tests read the screen a person sees,
+// and wait for what it shows, never for a time.
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+
+	"mm/internal/llmtest"
+)
+
+type tuiSession struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	tty  *os.File
+	mu   sync.Mutex
+	emu  *vt.Emulator
+	raw  bytes.Buffer // every byte mm wrote
+	alt  bool         // the emulator is on the alternate screen
+	done chan error
+	read chan struct{} // closed when mm's output has all been read
+}
+
+// startTUI starts mm -tui in an 80x24 terminal and waits for its header.
+func startTUI(t *testing.T, dir string, srv *llmtest.Server, env []string, args ...string) *tuiSession {
+	t.Helper()
+	cmd := exec.Command(mmBin, append([]string{"-tui"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), "TERM=xterm-256color")
+	if srv != nil {
+		cmd.Env = append(cmd.Env, "AGENT_PROVIDER=llamacpp", "AGENT_BASE_URL="+srv.URL())
+	}
+	cmd.Env = append(cmd.Env, env...)
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &tuiSession{t: t, cmd: cmd, tty: tty, emu: vt.NewEmulator(80, 24), done: make(chan error, 1), read: make(chan struct{})}
+	s.emu.SetCallbacks(vt.Callbacks{AltScreen: func(on bool) { s.alt = on }})
+	go func() {
+		defer close(s.read)
+		buf := make([]byte, 32*1024)
+		for {
+			n, err := tty.Read(buf)
+			s.mu.Lock()
+			s.raw.Write(buf[:n])
+			s.emu.Write(buf[:n])
+			s.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// The emulator answers mm's queries (colours, cursor) as a terminal
+	// does: its replies go back to mm as input.
+	go func() {
+		buf := make([]byte, 1024)
+		for {
+			n, err := s.emu.Read(buf)
+			if n > 0 {
+				tty.Write(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() { s.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		tty.Close()
+		s.mu.Lock()
+		s.emu.Close()
+		s.mu.Unlock()
+	})
+	return s
+}
+
+// screen is the text the terminal shows now.
+func (s *tuiSession) screen() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emu.String()
+}
+
+// row is the text of one row of the screen.
+func (s *tuiSession) row(y int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b strings.Builder
+	for x := 0; x < s.emu.Width(); x++ {
+		if c := s.emu.CellAt(x, y); c != nil {
+			b.WriteString(c.Content)
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// wait waits until the screen shows want.
+func (s *tuiSession) wait(want string) {
+	s.t.Helper()
+	s.waitFor(want, func(scr string) bool { return strings.Contains(scr, want) })
+}
+
+func (s *tuiSession) waitFor(what string, ok func(string) bool) {
+	s.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if ok(s.screen()) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.t.Fatalf("timed out waiting for %s; the screen:\n%s", what, s.screen())
+}
+
+func (s *tuiSession) send(keys string) {
+	s.t.Helper()
+	if _, err := s.tty.Write([]byte(keys)); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// exit waits for mm to end and returns the error of its wait.
+func (s *tuiSession) exit() error {
+	s.t.Helper()
+	select {
+	case err := <-s.done:
+		// What mm wrote last (leaving the alternate screen) is drawn
+		// once the pty has been read to its end.
+		select {
+		case <-s.read:
+		case <-time.After(10 * time.Second):
+			s.t.Fatal("the pty was not read to its end")
+		}
+		return err
+	case <-time.After(20 * time.Second):
+		s.t.Fatalf("mm did not exit; the screen:\n%s", s.screen())
+		return nil
+	}
+}
+
+// answer presses a key in the permission zone once it has been on screen
+// longer than mm's guard (500 ms), as a person reading it does.
+func (s *tuiSession) answer(k string) {
+	time.Sleep(700 * time.Millisecond)
+	s.send(k)
+}
+
+// The header on the top row, the question, the answer under `‣ mm`, then
+// Ctrl-D on the empty box: the alternate screen is left, the cursor shown,
+// and one line says how to go on.
+func TestTUIAnswerAndCtrlD(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "The answer is forty-two."})
+	cfg := writeConfig(t, t.TempDir(), "model: test-model\nacp:\n  title: Homer (coder)\n")
+	s := startTUI(t, t.TempDir(), srv, nil, "-c", cfg)
+	s.wait("Ctrl-D quits")
+	if got, want := s.row(0), "mm [Homer (coder)] · test-model @ llamacpp"; got != want {
+		t.Errorf("header %q, want %q", got, want)
+	}
+	s.send("what is it?\r")
+	s.wait("The answer is forty-two.")
+	s.wait("‣ mm [Homer (coder)]")
+	s.wait("› what is it?")
+	if got := s.row(0); !strings.HasPrefix(got, "mm [Homer (coder)]") {
+		t.Errorf("the header left the top row: %q", got)
+	}
+	s.waitFor("the alternate screen", func(string) bool { s.mu.Lock(); defer s.mu.Unlock(); return s.alt })
+	s.send("\x04")
+	if err := s.exit(); err != nil {
+		t.Fatalf("mm -tui ended with %v:\n%s", err, s.screen())
+	}
+	s.mu.Lock()
+	alt, hidden, raw := s.alt, s.emu.CursorHidden(), s.raw.String()
+	s.mu.Unlock()
+	if alt || hidden {
+		t.Errorf("terminal not restored: alternate screen %v, cursor hidden %v", alt, hidden)
+	}
+	if !strings.Contains(s.screen(), "[left the window mode") {
+		t.Errorf("no line on how to go on:\n%s", s.screen())
+	}
+	if !strings.Contains(raw, "\x1b[?1049l") {
+		t.Error("the alternate screen was never left")
+	}
+}
+
+// The built-in title is left out of the header and of the answer's label.
+func TestTUIHeaderBuiltInTitle(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "hello there"})
+	cfg := writeConfig(t, t.TempDir(), "model: m1\n")
+	s := startTUI(t, t.TempDir(), srv, nil, "-c", cfg)
+	s.wait("Ctrl-D quits")
+	if got, want := s.row(0), "mm · m1 @ llamacpp"; got != want {
+		t.Errorf("header %q, want %q", got, want)
+	}
+	s.send("hi\r")
+	s.wait("hello there")
+	if !strings.Contains(s.screen(), "‣ mm\n") {
+		t.Errorf("no ‣ mm label:\n%s", s.screen())
+	}
+}
+
+// With yolo: false the permission zone replaces the input box: a allows
+// the call (the command runs, its line says done), n refuses it and the
+// model reads the ACP text.
+func TestTUIBashPermission(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		call("bash", `{"command":"touch made && echo hello-from-bash"}`), llmtest.Turn{Text: "first done"},
+		call("bash", `{"command":"touch refused"}`), llmtest.Turn{Text: "second done"},
+	)
+	s := startTUI(t, dir, srv, []string{"AGENT_YOLO=false"})
+	s.wait("Ctrl-D quits")
+	s.send("make it\r")
+	s.wait("🔐 bash touch made && echo hello-from-bash")
+	s.wait("[a] allow once")
+	s.answer("a")
+	s.wait("allowed once")
+	s.wait("‣ bash touch made && echo hello-from-bash · done")
+	s.wait("hello-from-bash")
+	s.wait("first done")
+	if _, err := os.Stat(filepath.Join(dir, "made")); err != nil {
+		t.Error("the allowed command did not run")
+	}
+
+	s.send("again\r")
+	s.wait("🔐 bash touch refused")
+	s.answer("n")
+	s.wait("refused for the session")
+	s.wait("‣ bash touch refused · refused")
+	s.wait("second done")
+	if _, err := os.Stat(filepath.Join(dir, "refused")); err == nil {
+		t.Error("the refused command ran")
+	}
+	reqs := srv.ChatRequests()
+	msgs := reqs[3].JSON["messages"].([]any)
+	if got := msgs[len(msgs)-1].(map[string]any)["content"].(string); got != "[command rejected by the user]" {
+		t.Errorf("the refusal the model read: %q", got)
+	}
+}
+
+// A key typed before the zone has been on screen long enough is not an
+// answer (the line mode's type-ahead guard).
+func TestTUIPermissionGuard(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, call("bash", `{"command":"touch x"}`), llmtest.Turn{Text: "over"})
+	s := startTUI(t, dir, srv, []string{"AGENT_YOLO=false"})
+	s.wait("Ctrl-D quits")
+	s.send("go\r")
+	s.wait("[a] allow once")
+	s.send("a") // at once: too soon
+	s.answer("r")
+	s.wait("→ refused")
+	s.wait("over")
+	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
+		t.Error("the key typed too soon allowed the call")
+	}
+}
+
+// Esc stops a streaming answer; the next question works.
+func TestTUIEscCancels(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Turn{Text: "one two three four five six seven eight nine ten eleven twelve", ChunkDelay: 300 * time.Millisecond},
+		llmtest.Turn{Text: "Second answer."},
+	)
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("count\r")
+	s.wait("one two")
+	s.send("\x1b")
+	s.wait("[turn stopped]")
+	if strings.Contains(s.screen(), "twelve") {
+		t.Errorf("the answer went on after Esc:\n%s", s.screen())
+	}
+	s.send("next\r")
+	s.wait("Second answer.")
+}
+
+// Ctrl-C twice quits, and the terminal is restored.
+func TestTUICtrlCTwice(t *testing.T) {
+	srv := llmtest.New(t)
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("\x03")
+	s.wait("Ctrl-C again quits")
+	s.send("\x03")
+	if err := s.exit(); err != nil {
+		t.Fatalf("mm -tui ended with %v", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.alt || s.emu.CursorHidden() {
+		t.Error("terminal not restored after Ctrl-C twice")
+	}
+}
+
+// Text from the model with escape sequences is drawn inert: no title set,
+// no screen cleared, the bytes never written raw.
+func TestTUIHostileText(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "safe\x1b]0;pwned\x07 \x1b[2Jstill \u202eevil\x1b[31m red"})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	var titles []string
+	s.mu.Lock()
+	s.emu.SetCallbacks(vt.Callbacks{AltScreen: func(on bool) { s.alt = on }, Title: func(t string) { titles = append(titles, t) }})
+	s.mu.Unlock()
+	s.wait("Ctrl-D quits")
+	s.send("hi\r")
+	s.wait("safe^[]0;pwned^G ^[[2Jstill <U+202E>evil^[[31m red")
+	s.mu.Lock()
+	raw := s.raw.String()
+	got := titles
+	s.mu.Unlock()
+	for _, bad := range []string{"\x1b]0;pwned", "\x1b[2Jstill", "\u202e", "\x1b[31m red"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("%q reached the terminal raw", bad)
+		}
+	}
+	for _, title := range got {
+		if strings.Contains(title, "pwned") {
+			t.Errorf("the model set the window title: %q", title)
+		}
+	}
+}
+
+// Without a terminal -tui falls back to the line mode with one notice; so
+// does tui: true; -acp ignores the key.
+func TestTUIFallbacks(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "plain answer"}, llmtest.Turn{Text: "from the key"})
+	dir := t.TempDir()
+	r := mm(t, dir, srv, nil, "hello\n", "-tui")
+	if r.code != 0 || strings.Count(r.stdout, "[the window mode (-tui) needs a terminal: line mode]") != 1 || !strings.Contains(r.stdout, "plain answer") {
+		t.Errorf("piped -tui: code %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	cfg := writeConfig(t, t.TempDir(), "tui: true\n")
+	r = mm(t, dir, srv, nil, "hello\n", "-c", cfg)
+	if strings.Count(r.stdout, "needs a terminal: line mode]") != 1 || !strings.Contains(r.stdout, "from the key") {
+		t.Errorf("piped tui: true: code %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// tui: true in the configuration opens the window in a terminal.
+func TestTUIConfigKey(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "windowed"})
+	cfg := writeConfig(t, t.TempDir(), "tui: true\nmodel: keyed\n")
+	s := startPTY(t, t.TempDir(), srv, nil, "-c", cfg)
+	s.expect("mm · keyed @ llamacpp")
+	s.expect("Ctrl-D quits")
+	s.send("\x04")
+	if err := s.exit(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s.text(), "[left the window mode") {
+		t.Errorf("tui: true did not open the window:\n%s", s.text())
+	}
+}
+
+// -acp ignores tui: true: it speaks the protocol on stdout.
+func TestTUIIgnoredWithACP(t *testing.T) {
+	cfg := writeConfig(t, t.TempDir(), "tui: true\n")
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}` + "\n"
+	r := mm(t, t.TempDir(), llmtest.New(t), nil, init, "-acp", "-c", cfg)
+	if !strings.HasPrefix(r.stdout, `{"jsonrpc":"2.0","id":1,"result"`) || strings.Contains(r.stdout, "\x1b[") {
+		t.Errorf("-acp with tui: true wrote:\n%q\n%s", r.stdout, r.stderr)
+	}
+}

@@ -1,0 +1,24 @@
+package repl
+
+import (
+	"time"
+
+	"mm/internal/agent"
+)
+
+// The window mode (internal/tui) answers a permission with the same keys,
+// the same guard and the same words as the line mode: they are shared from
+// here rather than copied, so the two never drift apart.
+
+// PermissionGuard is permGuard: how long the prompt must have been on
+// screen, and the keyboard quiet, before a key answers it.
+const PermissionGuard time.Duration = permGuard
+
+// PermissionKey is the answer key k gives (p only when prefix is offered).
+func PermissionKey(k rune, prefix string) (agent.Decision, bool) {
+	d, _, ok := decision(k, prefix)
+	return d, ok
+}
+
+// PermissionWord is the line mode's `→ …` word for an answer.
+func PermissionWord(d agent.Decision, prefix string) string { return prefixWord(d, prefix) }

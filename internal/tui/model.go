@@ -1,0 +1,566 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mm/internal/agent"
+	"mm/internal/engine"
+	"mm/internal/repl"
+	"mm/internal/termsafe"
+	"mm/internal/ui"
+)
+
+type blockKind int
+
+const (
+	blockDim   blockKind = iota // mm's own lines: the banner, notices, summaries
+	blockUser                   // the user's question
+	blockLabel                  // `‣ mm [<acp.title>]` over an answer
+	blockText                   // the answer, streamed
+	blockThink                  // the reasoning, streamed, dimmed
+	blockTool                   // `‣ bash <command>` and its folded output
+	blockRed                    // an error
+)
+
+// block is one piece of the conversation. Its text is sanitised when it
+// is drawn (wrap), so a piece of an escape sequence split across two
+// streamed deltas is still shown inert.
+type block struct {
+	kind  blockKind
+	text  strings.Builder
+	tool  callView
+	lines []string // wrapped and styled, for width
+	width int
+	dirty bool
+	start int // its first line in model.lines
+}
+
+var (
+	dimStyle    = lipgloss.NewStyle().Faint(true)
+	redStyle    = lipgloss.NewStyle().Foreground(lipgloss.Red)
+	boldStyle   = lipgloss.NewStyle().Bold(true)
+	headStyle   = lipgloss.NewStyle().Reverse(true)
+	statusStyle = lipgloss.NewStyle().Faint(true)
+)
+
+type flushMsg struct{}
+
+// frame is how often streamed text is laid out again: a token does not
+// cost a full layout of the conversation.
+const frame = 16 * time.Millisecond
+
+type model struct {
+	ctx  context.Context
+	eng  *engine.Engine
+	send func(tea.Msg)
+	ui   *windowUI
+
+	w, h   int
+	vp     viewport.Model
+	ta     textarea.Model
+	header string
+	name   string // `mm [<acp.title>]`
+
+	blocks  []*block
+	tools   map[string]*block // the tool blocks of the turn, by call id
+	lines   []string
+	dirty   bool // some block changed since the last layout
+	pending bool // a flushMsg is on its way
+
+	running   bool
+	turnStart time.Time
+	status    string
+	summary   string // the last turn's status line
+	turn      turnState
+	turns     sync.WaitGroup
+	next      string // a question sent during the turn, asked once it stops
+
+	perm      *permMsg
+	permShown time.Time
+	lastKey   time.Time
+	ctrlC     bool // one Ctrl-C seen: the next one quits
+}
+
+func newModel(ctx context.Context, eng *engine.Engine) *model {
+	m := &model{ctx: ctx, eng: eng, tools: map[string]*block{}, w: 80, h: 24}
+	m.header = Header(eng.Config, eng.Provider.Name)
+	m.name = agentName(eng.Config)
+	m.ui = &windowUI{send: func(msg tea.Msg) { m.send(msg) }, showThinking: eng.Config.ShowThinking, previewLines: eng.Config.PreviewLines}
+	m.vp = viewport.New()
+	m.vp.KeyMap = viewport.KeyMap{} // the window's own keys scroll it
+	m.vp.MouseWheelEnabled = true
+	m.ta = textarea.New()
+	m.ta.Prompt = "› "
+	m.ta.ShowLineNumbers = false
+	m.ta.Placeholder = ""
+	m.ta.SetHeight(1)
+	m.ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
+	m.ta.Focus()
+	m.resize()
+	return m
+}
+
+func (m *model) Init() tea.Cmd { return nil }
+
+func (m *model) addBlock(kind blockKind, text string) *block {
+	b := &block{kind: kind, dirty: true}
+	b.text.WriteString(text)
+	m.blocks = append(m.blocks, b)
+	m.dirty = true
+	return b
+}
+
+// stream appends a delta to the last block when it is of kind, else to a
+// new one.
+func (m *model) stream(kind blockKind, s string) {
+	if n := len(m.blocks); n > 0 && m.blocks[n-1].kind == kind {
+		b := m.blocks[n-1]
+		b.text.WriteString(s)
+		b.dirty = true
+		m.dirty = true
+		return
+	}
+	m.addBlock(kind, s)
+}
+
+// later asks for a layout at the next frame.
+func (m *model) later() tea.Cmd {
+	if !m.dirty || m.pending {
+		return nil
+	}
+	m.pending = true
+	return tea.Tick(frame, func(time.Time) tea.Msg { return flushMsg{} })
+}
+
+// layout wraps the changed blocks and hands the lines to the viewport,
+// which stays at the bottom if it was there.
+func (m *model) layout() {
+	if !m.dirty {
+		return
+	}
+	m.dirty = false
+	follow := m.vp.AtBottom()
+	first := -1
+	for i, b := range m.blocks {
+		if b.dirty || b.width != m.w {
+			if first < 0 {
+				first = i
+			}
+			b.lines = wrap(b, m.w)
+			b.width, b.dirty = m.w, false
+		}
+	}
+	if first < 0 {
+		return
+	}
+	cut := 0 // where the first changed block starts: after the last unchanged one
+	if first > 0 {
+		prev := m.blocks[first-1]
+		cut = prev.start + len(prev.lines)
+	}
+	m.lines = m.lines[:cut]
+	for _, b := range m.blocks[first:] {
+		b.start = len(m.lines)
+		m.lines = append(m.lines, b.lines...)
+	}
+	m.vp.SetContentLines(m.lines[:len(m.lines):len(m.lines)])
+	if follow {
+		m.vp.GotoBottom()
+	}
+}
+
+// wrap lays a block out for width columns: sanitised, wrapped, styled
+// line by line (a style never spans a line the viewport may cut).
+func wrap(b *block, width int) []string {
+	var text string
+	style := lipgloss.Style{}
+	plain := true
+	switch b.kind {
+	case blockTool:
+		text = toolText(b.tool)
+	case blockLabel:
+		text, style, plain = termsafe.Text(b.text.String()), boldStyle, false
+	case blockDim, blockThink:
+		text, style, plain = termsafe.Text(b.text.String()), dimStyle, false
+	case blockRed:
+		text, style, plain = termsafe.Text(b.text.String()), redStyle, false
+	case blockUser:
+		text = "› " + termsafe.Text(b.text.String())
+	default:
+		text = termsafe.Text(b.text.String())
+	}
+	text = strings.TrimRight(strings.ReplaceAll(text, "\t", "    "), "\n")
+	if width < 10 {
+		width = 10
+	}
+	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
+	if !plain {
+		for i, l := range lines {
+			lines[i] = style.Render(l)
+		}
+	}
+	return append(lines, "")
+}
+
+// toolText is `‣ bash <command>` with its status and duration, then the
+// folded output (already sanitised by the line mode's printer).
+func toolText(v callView) string {
+	name := v.name
+	if v.mcp != "" {
+		name = v.mcp
+	}
+	summary := strings.TrimSpace(v.summary)
+	if i := strings.IndexByte(summary, '\n'); i >= 0 {
+		summary = fmt.Sprintf("%s … (+%d line(s))", strings.TrimSpace(summary[:i]), strings.Count(summary[i:], "\n"))
+	}
+	status := "running"
+	switch {
+	case !v.done:
+	case v.refused:
+		status = "refused"
+	case v.failed:
+		status = "failed"
+	default:
+		status = "done"
+	}
+	line := fmt.Sprintf("‣ %s %s · %s", name, summary, status)
+	if v.done {
+		line += " · " + formatDuration(v.duration)
+	}
+	line = termsafe.Text(line)
+	if v.preview != "" {
+		line += "\n" + v.preview
+	}
+	return line
+}
+
+func formatDuration(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// zone is what stands at the bottom: the permission zone or the input box.
+func (m *model) zone() string {
+	if m.perm != nil {
+		text := m.perm.head + "\n" + m.perm.keys
+		lines := strings.Split(ansi.Wrap(text, m.w, ""), "\n")
+		// The zone never takes more than half the window: its head is the
+		// line mode's, which already folds a planned change.
+		if most := max(3, m.h/2); len(lines) > most {
+			lines = append(lines[:most-1], dimStyle.Render(fmt.Sprintf("… %d more line(s)", len(lines)-most+1)))
+		}
+		return strings.Join(lines, "\n")
+	}
+	return m.ta.View()
+}
+
+// resize gives the viewport what the header, the status line and the
+// zone leave.
+func (m *model) resize() {
+	follow := m.vp.AtBottom()
+	m.ta.SetWidth(m.w)
+	// The box grows with its lines, up to a third of the window.
+	m.ta.SetHeight(min(max(1, m.ta.LineCount()), max(1, m.h/3)))
+	zoneH := lipgloss.Height(m.zone())
+	m.vp.SetWidth(m.w)
+	m.vp.SetHeight(max(1, m.h-2-zoneH))
+	if follow {
+		m.vp.GotoBottom()
+	}
+}
+
+func (m *model) statusLine() string {
+	var parts []string
+	switch {
+	case m.ctrlC:
+		parts = append(parts, "Ctrl-C again quits")
+	case m.perm != nil:
+		parts = append(parts, "Waiting for your answer")
+	case m.running:
+		s := m.status
+		if s == "" {
+			s = "Thinking"
+		}
+		parts = append(parts, fmt.Sprintf("%s… %s · Esc stops", s, formatDuration(time.Since(m.turnStart))))
+	case m.summary != "":
+		parts = append(parts, m.summary)
+	}
+	if !m.vp.AtBottom() {
+		parts = append(parts, "scrolled up (End follows)")
+	}
+	if m.eng.Config.Yolo {
+		parts = append(parts, "yolo")
+	}
+	return ansi.Truncate(termsafe.Text(strings.Join(parts, " · ")), m.w, "…")
+}
+
+func (m *model) View() tea.View {
+	m.layout()
+	head := ansi.Truncate(m.header, m.w, "…")
+	head += strings.Repeat(" ", max(0, m.w-ansi.StringWidth(head)))
+	content := headStyle.Render(head) + "\n" + m.vp.View() + "\n" + statusStyle.Render(m.statusLine()) + "\n" + m.zone()
+	v := tea.NewView(content)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	return v
+}
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.dirty = true
+		m.resize()
+		m.layout()
+		return m, nil
+	case tickMsg:
+		if m.running {
+			return m, tick()
+		}
+		return m, nil
+	case flushMsg:
+		m.pending = false
+		m.layout()
+		return m, nil
+	case textMsg:
+		m.stream(blockText, string(msg))
+	case thinkMsg:
+		m.stream(blockThink, string(msg))
+	case statusMsg:
+		m.status = string(msg)
+		return m, nil
+	case noticeMsg:
+		m.addBlock(blockDim, "· "+string(msg))
+	case toolMsg:
+		if b := m.tools[msg.c.id]; b != nil && msg.c.id != "" {
+			b.tool, b.dirty, m.dirty = msg.c, true, true
+		} else {
+			b := m.addBlock(blockTool, "")
+			b.tool = msg.c
+			m.tools[msg.c.id] = b
+		}
+	case permMsg:
+		m.perm = &msg
+		m.permShown = time.Now()
+		m.ta.Blur()
+		m.resize()
+	case permCancelMsg:
+		if m.perm != nil && m.perm.reply == msg.reply {
+			m.closePerm("refused (the turn stopped)")
+		}
+	case turnDoneMsg:
+		return m, m.turnDone(msg)
+	case tea.MouseWheelMsg:
+		var cmd tea.Cmd
+		m.vp, cmd = m.vp.Update(msg)
+		return m, cmd
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if m.perm == nil {
+			var cmd tea.Cmd
+			m.ta, cmd = m.ta.Update(msg)
+			m.resize()
+			return m, cmd
+		}
+		return m, nil
+	}
+	return m, m.later()
+}
+
+// key handles a key press: the window's own keys first, then the
+// permission zone's answers, then the input box.
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
+	now := time.Now()
+	quiet := m.lastKey.IsZero() || now.Sub(m.lastKey) >= repl.PermissionGuard
+	m.lastKey = now
+	s := k.String()
+	if s != "ctrl+c" {
+		m.ctrlC = false
+	}
+	switch s {
+	case "ctrl+c":
+		if m.ctrlC {
+			return tea.Quit
+		}
+		m.ctrlC = true
+		m.stopTurn()
+		return nil
+	case "esc":
+		m.stopTurn()
+		return nil
+	case "ctrl+d":
+		if m.perm != nil {
+			m.answer(agent.Refuse) // as at the line mode's prompt
+			return nil
+		}
+		if m.ta.Value() == "" {
+			return tea.Quit
+		}
+	case "pgup":
+		m.layout()
+		m.vp.PageUp()
+		return nil
+	case "pgdown":
+		m.layout()
+		m.vp.PageDown()
+		return nil
+	case "home":
+		if m.ta.Value() == "" || m.perm != nil {
+			m.layout()
+			m.vp.GotoTop()
+			return nil
+		}
+	case "end":
+		if m.ta.Value() == "" || m.perm != nil {
+			m.layout()
+			m.vp.GotoBottom()
+			return nil
+		}
+	}
+	if m.perm != nil {
+		// The line mode's guard: only a key typed once the zone has been
+		// on screen a while, the keyboard quiet, answers it; any other
+		// key is ignored (the zone hides the box).
+		if r := []rune(k.Text); len(r) == 1 && quiet && now.Sub(m.permShown) >= repl.PermissionGuard {
+			if d, ok := repl.PermissionKey(r[0], m.perm.prefix); ok {
+				m.answer(d)
+			}
+		}
+		return nil
+	}
+	if s == "enter" {
+		return m.submit()
+	}
+	var cmd tea.Cmd
+	m.ta, cmd = m.ta.Update(k)
+	m.resize()
+	return cmd
+}
+
+// answer gives the waiting permission its answer.
+func (m *model) answer(d agent.Decision) {
+	p := m.perm
+	p.reply <- d // buffered: the agent may have stopped waiting
+	m.closePerm(repl.PermissionWord(d, p.prefix))
+}
+
+func (m *model) closePerm(word string) {
+	m.perm = nil
+	m.addBlock(blockDim, "   → "+word)
+	m.ta.Focus()
+	m.resize()
+}
+
+// submit sends what the box holds: a command of the window, or a question
+// (during a turn it stops the turn and is asked next, as in line mode).
+func (m *model) submit() tea.Cmd {
+	line := strings.TrimSpace(m.ta.Value())
+	m.ta.Reset()
+	m.resize()
+	switch line {
+	case "":
+		return nil
+	case "/quit", "/exit":
+		return tea.Quit
+	case "/abort":
+		m.stopTurn()
+		return nil
+	}
+	if m.running {
+		m.next = line
+		m.stopTurn()
+		return nil
+	}
+	return m.ask(line)
+}
+
+// ask starts a turn in its own goroutine; its events come back as
+// messages.
+func (m *model) ask(question string) tea.Cmd {
+	if strings.HasPrefix(question, "/") {
+		m.addBlock(blockUser, question)
+		m.addBlock(blockDim, "[the window mode does not run slash commands yet: mm without -tui does]")
+		return m.later()
+	}
+	m.addBlock(blockUser, question)
+	m.addBlock(blockLabel, "‣ "+m.name)
+	m.running, m.turnStart, m.status = true, time.Now(), "Thinking"
+	m.tools = map[string]*block{}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.turn.mu.Lock()
+	m.turn.cancel = cancel
+	m.turn.mu.Unlock()
+	m.turns.Add(1)
+	go func() {
+		defer m.turns.Done()
+		defer cancel()
+		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
+		m.send(turnDoneMsg{res, err})
+	}()
+	m.vp.GotoBottom()
+	return tea.Batch(m.later(), tick())
+}
+
+type tickMsg struct{}
+
+// tick redraws the status line's clock while a turn runs.
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *model) stopTurn() {
+	m.turn.mu.Lock()
+	defer m.turn.mu.Unlock()
+	if m.turn.cancel != nil {
+		m.turn.cancel()
+	}
+}
+
+func (m *model) turnDone(d turnDoneMsg) tea.Cmd {
+	m.running = false
+	m.turn.mu.Lock()
+	m.turn.cancel = nil
+	m.turn.mu.Unlock()
+	if m.perm != nil {
+		m.closePerm("refused (the turn stopped)")
+	}
+	switch {
+	case d.err == nil:
+	case errors.Is(d.err, context.Canceled):
+		m.addBlock(blockDim, "[turn stopped]")
+	default:
+		m.addBlock(blockRed, d.err.Error())
+	}
+	m.summary = ""
+	if d.res != nil && (d.err == nil || len(d.res.Calls) > 0) {
+		m.summary = ui.Summary(d.res)
+		m.addBlock(blockDim, m.summary)
+	}
+	if n := d.res; n != nil && n.Usage.Input > 0 {
+		if w := m.eng.Config.ContextWindow; w > 0 {
+			m.summary += fmt.Sprintf(" · context %s/%s (%d%%)", ui.Tokens(n.Usage.Input), ui.Tokens(w), n.Usage.Input*100/w)
+		} else {
+			m.summary += " · context " + ui.Tokens(n.Usage.Input)
+		}
+	}
+	if q := m.next; q != "" {
+		m.next = ""
+		return m.ask(q)
+	}
+	return m.later()
+}
