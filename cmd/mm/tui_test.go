@@ -6,6 +6,7 @@ package main_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -372,5 +373,100 @@ func TestTUIIgnoredWithACP(t *testing.T) {
 	r := mm(t, t.TempDir(), llmtest.New(t), nil, init, "-acp", "-c", cfg)
 	if !strings.HasPrefix(r.stdout, `{"jsonrpc":"2.0","id":1,"result"`) || strings.Contains(r.stdout, "\x1b[") {
 		t.Errorf("-acp with tui: true wrote:\n%q\n%s", r.stdout, r.stderr)
+	}
+}
+
+// numbered is n lines "line 01" … for a long answer.
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %02d\n", i)
+	}
+	return b.String()
+}
+
+// PgUp/PgDn and Home/End scroll the conversation; a stream does not pull
+// a conversation scrolled up back to the bottom; End follows it again.
+func TestTUIScrolling(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Turn{Text: numbered(60)},
+		llmtest.Turn{Text: "first-chunk " + strings.Repeat("more ", 5) + "\n" + numbered(30) + "the-very-end", ChunkDelay: 20 * time.Millisecond},
+	)
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("long\r")
+	s.wait("line 60")
+	s.wait("in / ")
+	if strings.Contains(s.screen(), "line 01") {
+		t.Errorf("line 01 should have scrolled out of a 24-row window:\n%s", s.screen())
+	}
+	s.send("\x1b[5~") // PgUp
+	s.waitFor("line 60 scrolled out", func(scr string) bool { return !strings.Contains(scr, "line 60") })
+	s.wait("scrolled up (End follows)")
+	s.send("\x1b[H") // Home
+	s.wait("Enter sends")
+	if got := s.row(0); !strings.HasPrefix(got, "mm · ") {
+		t.Errorf("the header left the top row when scrolled: %q", got)
+	}
+	s.send("\x1b[6~") // PgDn
+	s.waitFor("the page after the top", func(scr string) bool { return !strings.Contains(scr, "Enter sends") })
+	s.send("\x1b[F") // End
+	s.wait("line 60")
+
+	s.send("stream\r")
+	s.wait("first-chunk")
+	s.send("\x1b[5~")
+	s.wait("scrolled up (End follows)")
+	// The turn's summary on the status line: the stream has ended while
+	// the conversation was scrolled up, and stayed where it was.
+	s.waitFor("the second summary", func(scr string) bool { return strings.Count(s.statusRow(), "in / ") == 1 && !strings.Contains(scr, "Thinking") })
+	if strings.Contains(s.screen(), "the-very-end") {
+		t.Errorf("the stream pulled the scrolled-up conversation to the bottom:\n%s", s.screen())
+	}
+	s.send("\x1b[F")
+	s.wait("the-very-end")
+}
+
+// statusRow is the row above the input box.
+func (s *tuiSession) statusRow() string {
+	s.mu.Lock()
+	h := s.emu.Height()
+	s.mu.Unlock()
+	return s.row(h - 2)
+}
+
+// A resize lays the conversation out again for the new width; the header
+// stays on the top row and the box at the bottom.
+func TestTUIResizeReflows(t *testing.T) {
+	var words []string
+	for i := 1; i <= 40; i++ {
+		words = append(words, fmt.Sprintf("w%02d", i))
+	}
+	srv := llmtest.New(t, llmtest.Turn{Text: strings.Join(words, " ")})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("words\r")
+	s.wait("w40")
+	s.mu.Lock()
+	s.emu.Resize(50, 20)
+	s.mu.Unlock()
+	if err := pty.Setsize(s.tty, &pty.Winsize{Rows: 20, Cols: 50}); err != nil {
+		t.Fatal(err)
+	}
+	// 40 words of 4 columns: 4 rows at 50 columns (3 at 80).
+	s.waitFor("the answer on 4 rows", func(scr string) bool {
+		n := 0
+		for _, l := range strings.Split(scr, "\n") {
+			if strings.Contains(l, "w") && strings.HasPrefix(strings.TrimSpace(l), "w") {
+				n++
+			}
+		}
+		return n == 4 && strings.Contains(scr, "w40")
+	})
+	if got := s.row(0); !strings.HasPrefix(got, "mm · ") {
+		t.Errorf("header after the resize: %q", got)
+	}
+	if got := s.row(19); !strings.HasPrefix(got, "›") {
+		t.Errorf("the input box is not on the last row after the resize: %q\n%s", got, s.screen())
 	}
 }

@@ -44,7 +44,9 @@ type block struct {
 	lines []string // wrapped and styled, for width
 	width int
 	dirty bool
-	start int // its first line in model.lines
+	// folded: a reasoning the answer followed shows only its first lines.
+	folded bool
+	start  int // its first line in model.lines
 }
 
 var (
@@ -56,6 +58,9 @@ var (
 )
 
 type flushMsg struct{}
+
+// foldedThinking is how many lines a folded reasoning keeps.
+const foldedThinking = 2
 
 // frame is how often streamed text is laid out again: a token does not
 // cost a full layout of the conversation.
@@ -206,6 +211,10 @@ func wrap(b *block, width int) []string {
 		width = 10
 	}
 	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
+	if b.folded && len(lines) > foldedThinking {
+		more := len(lines) - foldedThinking
+		lines = append(lines[:foldedThinking:foldedThinking], fmt.Sprintf("… %d more line(s) of thinking", more))
+	}
 	if !plain {
 		for i, l := range lines {
 			lines[i] = style.Render(l)
@@ -285,6 +294,10 @@ func (m *model) resize() {
 
 func (m *model) statusLine() string {
 	var parts []string
+	if !m.vp.AtBottom() {
+		// First: the rest may be cut to the width.
+		parts = append(parts, "scrolled up (End follows)")
+	}
 	switch {
 	case m.ctrlC:
 		parts = append(parts, "Ctrl-C again quits")
@@ -298,9 +311,6 @@ func (m *model) statusLine() string {
 		parts = append(parts, fmt.Sprintf("%s… %s · Esc stops", s, formatDuration(time.Since(m.turnStart))))
 	case m.summary != "":
 		parts = append(parts, m.summary)
-	}
-	if !m.vp.AtBottom() {
-		parts = append(parts, "scrolled up (End follows)")
 	}
 	if m.eng.Config.Yolo {
 		parts = append(parts, "yolo")
@@ -337,6 +347,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case textMsg:
+		if n := len(m.blocks); n > 0 && m.blocks[n-1].kind == blockThink {
+			// The answer starts: the reasoning folds to its first lines.
+			b := m.blocks[n-1]
+			b.folded, b.dirty = true, true
+		}
 		m.stream(blockText, string(msg))
 	case thinkMsg:
 		m.stream(blockThink, string(msg))
@@ -510,7 +525,8 @@ func (m *model) ask(question string) tea.Cmd {
 		defer m.turns.Done()
 		defer cancel()
 		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
-		m.send(turnDoneMsg{res, err})
+		window, _ := m.eng.Window(m.ctx) // asked once per model, then kept
+		m.send(turnDoneMsg{res, err, window})
 	}()
 	m.vp.GotoBottom()
 	return tea.Batch(m.later(), tick())
@@ -552,7 +568,7 @@ func (m *model) turnDone(d turnDoneMsg) tea.Cmd {
 		m.addBlock(blockDim, m.summary)
 	}
 	if n := d.res; n != nil && n.Usage.Input > 0 {
-		if w := m.eng.Config.ContextWindow; w > 0 {
+		if w := d.window; w > 0 {
 			m.summary += fmt.Sprintf(" · context %s/%s (%d%%)", ui.Tokens(n.Usage.Input), ui.Tokens(w), n.Usage.Input*100/w)
 		} else {
 			m.summary += " · context " + ui.Tokens(n.Usage.Input)

@@ -77,8 +77,9 @@ type (
 	noticeMsg   string
 	toolMsg     struct{ c callView }
 	turnDoneMsg struct {
-		res *agent.Result
-		err error
+		res    *agent.Result
+		err    error
+		window int // the context window, 0 when unknown
 	}
 	permMsg struct {
 		head, keys, prefix string
