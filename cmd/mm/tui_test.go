@@ -419,7 +419,9 @@ func TestTUIScrolling(t *testing.T) {
 	s.wait("scrolled up (End follows)")
 	// The turn's summary on the status line: the stream has ended while
 	// the conversation was scrolled up, and stayed where it was.
-	s.waitFor("the second summary", func(scr string) bool { return strings.Count(s.statusRow(), "in / ") == 1 && !strings.Contains(scr, "Thinking") })
+	s.waitFor("the second summary", func(scr string) bool {
+		return strings.Count(s.statusRow(), "in / ") == 1 && !strings.Contains(scr, "Thinking")
+	})
 	if strings.Contains(s.screen(), "the-very-end") {
 		t.Errorf("the stream pulled the scrolled-up conversation to the bottom:\n%s", s.screen())
 	}
