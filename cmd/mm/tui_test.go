@@ -472,3 +472,44 @@ func TestTUIResizeReflows(t *testing.T) {
 		t.Errorf("the input box is not on the last row after the resize: %q\n%s", got, s.screen())
 	}
 }
+
+// Leaving while a command runs stops the turn and still restores the
+// terminal.
+func TestTUIQuitDuringCommand(t *testing.T) {
+	srv := llmtest.New(t, call("bash", `{"command":"sleep 30"}`), llmtest.Turn{Text: "never"})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("sleep\r")
+	s.wait("‣ bash sleep 30 · running")
+	s.send("\x03")
+	s.wait("Ctrl-C again quits")
+	s.send("\x03")
+	if err := s.exit(); err != nil {
+		t.Fatalf("mm -tui ended with %v", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.alt || s.emu.CursorHidden() {
+		t.Error("terminal not restored after quitting mid-command")
+	}
+}
+
+// A question sent while the model works stops the turn and is asked next,
+// as in the line mode.
+func TestTUITypeAheadAsksNext(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Turn{Text: "slow one two three four five six seven eight nine ten", ChunkDelay: 300 * time.Millisecond},
+		llmtest.Turn{Text: "The next answer."},
+	)
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("first\r")
+	s.wait("slow one")
+	s.send("second question\r")
+	s.wait("[turn stopped]")
+	s.wait("› second question")
+	s.wait("The next answer.")
+	if got := lastQuestion(t, srv, 1); !strings.Contains(got, "second question") {
+		t.Errorf("the second request asked %q", got)
+	}
+}

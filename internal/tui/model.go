@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -96,7 +97,10 @@ type model struct {
 	permShown time.Time
 	lastKey   time.Time
 	ctrlC     bool // one Ctrl-C seen: the next one quits
+	panicked  string // a turn's panic, reported once the window is closed
 }
+
+type panicMsg struct{ report string }
 
 func newModel(ctx context.Context, eng *engine.Engine) *model {
 	m := &model{ctx: ctx, eng: eng, tools: map[string]*block{}, w: 80, h: 24}
@@ -379,6 +383,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case turnDoneMsg:
 		return m, m.turnDone(msg)
+	case panicMsg:
+		m.panicked = msg.report
+		return m, tea.Quit
 	case tea.MouseWheelMsg:
 		var cmd tea.Cmd
 		m.vp, cmd = m.vp.Update(msg)
@@ -524,6 +531,13 @@ func (m *model) ask(question string) tea.Cmd {
 	go func() {
 		defer m.turns.Done()
 		defer cancel()
+		defer func() {
+			// A panic in the turn must not leave the terminal in the
+			// window's modes: the window closes first, Run reports it.
+			if r := recover(); r != nil {
+				m.send(panicMsg{fmt.Sprintf("%v\n%s", r, debug.Stack())})
+			}
+		}()
 		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
 		window, _ := m.eng.Window(m.ctx) // asked once per model, then kept
 		m.send(turnDoneMsg{res, err, window})

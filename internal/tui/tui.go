@@ -59,6 +59,10 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	// the tools' processes).
 	m.stopTurn()
 	m.turns.Wait()
+	if m.panicked != "" {
+		fmt.Fprintf(opts.Out, "mm: internal error in the window mode: %s\n", termsafe.Text(m.panicked))
+		return 2
+	}
 	if err != nil && ctx.Err() == nil && !isKilled(err) {
 		fmt.Fprintf(opts.Out, "mm: the window mode failed: %s\n", termsafe.Text(err.Error()))
 		return 1
