@@ -96,7 +96,7 @@ type model struct {
 	perm      *permMsg
 	permShown time.Time
 	lastKey   time.Time
-	ctrlC     bool // one Ctrl-C seen: the next one quits
+	ctrlC     bool   // one Ctrl-C seen: the next one quits
 	panicked  string // a turn's panic, reported once the window is closed
 }
 
