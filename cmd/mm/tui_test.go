@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -512,4 +513,34 @@ func TestTUITypeAheadAsksNext(t *testing.T) {
 	if got := lastQuestion(t, srv, 1); !strings.Contains(got, "second question") {
 		t.Errorf("the second request asked %q", got)
 	}
+}
+
+// SIGTERM closes the window as Ctrl-D does: the terminal restored, the
+// leaving line printed.
+func TestTUISigterm(t *testing.T) {
+	s := startTUI(t, t.TempDir(), llmtest.New(t), nil)
+	s.wait("Ctrl-D quits")
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	s.exit()
+	s.mu.Lock()
+	alt, hidden := s.alt, s.emu.CursorHidden()
+	s.mu.Unlock()
+	if alt || hidden {
+		t.Errorf("terminal not restored after SIGTERM: alternate screen %v, cursor hidden %v", alt, hidden)
+	}
+	if !strings.Contains(s.screen(), "[left the window mode") {
+		t.Errorf("no leaving line after SIGTERM:\n%s", s.screen())
+	}
+}
+
+// The mouse wheel scrolls the conversation.
+func TestTUIMouseWheel(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: numbered(60)})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("long\r")
+	s.wait("line 60")
+	s.send("\x1b[<64;10;10M\x1b[<64;10;10M") // wheel up, twice (SGR)
+	s.wait("scrolled up (End follows)")
+	s.waitFor("line 60 scrolled out", func(scr string) bool { return !strings.Contains(scr, "line 60") })
 }
