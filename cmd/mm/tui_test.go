@@ -23,7 +23,7 @@ import (
 )
 
 type tuiSession struct {
-	t    *testing.T
+	t    testing.TB
 	cmd  *exec.Cmd
 	tty  *os.File
 	mu   sync.Mutex
@@ -35,7 +35,7 @@ type tuiSession struct {
 }
 
 // startTUI starts mm -tui in an 80x24 terminal and waits for its header.
-func startTUI(t *testing.T, dir string, srv *llmtest.Server, env []string, args ...string) *tuiSession {
+func startTUI(t testing.TB, dir string, srv *llmtest.Server, env []string, args ...string) *tuiSession {
 	t.Helper()
 	cmd := exec.Command(mmBin, append([]string{"-tui"}, args...)...)
 	cmd.Dir = dir
