@@ -544,3 +544,79 @@ func TestTUIMouseWheel(t *testing.T) {
 	s.wait("scrolled up (End follows)")
 	s.waitFor("line 60 scrolled out", func(scr string) bool { return !strings.Contains(scr, "line 60") })
 }
+
+// write_file under yolo: false: the zone shows the planned change; r
+// refuses and the model reads the ACP text; Ctrl-D in the zone refuses
+// too; Esc stops the turn, which refuses the call.
+func TestTUIWritePermission(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t,
+		call("write_file", `{"path":"new.txt","content":"fresh-content\n"}`), llmtest.Turn{Text: "after r"},
+		call("write_file", `{"path":"two.txt","content":"x\n"}`), llmtest.Turn{Text: "after ctrl-d"},
+		call("write_file", `{"path":"three.txt","content":"y\n"}`), llmtest.Turn{Text: "never shown"},
+	)
+	s := startTUI(t, dir, srv, []string{"AGENT_YOLO=false"})
+	s.wait("Ctrl-D quits")
+	s.send("write\r")
+	s.wait("🔐 write_file new.txt")
+	s.wait("1 +│ fresh-content")
+	s.answer("r")
+	s.wait("→ refused")
+	s.wait("‣ write_file new.txt · refused")
+	s.wait("after r")
+	msgs := srv.ChatRequests()[1].JSON["messages"].([]any)
+	if got := msgs[len(msgs)-1].(map[string]any)["content"].(string); got != "[write_file rejected by the user]" {
+		t.Errorf("the refusal the model read: %q", got)
+	}
+
+	s.send("two\r")
+	s.wait("🔐 write_file two.txt")
+	s.answer("\x04")
+	s.wait("after ctrl-d")
+
+	s.send("three\r")
+	s.wait("🔐 write_file three.txt")
+	s.send("\x1b")
+	s.wait("[turn stopped]")
+	s.wait("› ") // the box is back
+	for _, f := range []string{"new.txt", "two.txt", "three.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was written though refused", f)
+		}
+	}
+	s.send("\x04")
+	if err := s.exit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ↑ and ↓ go through .mm/history, the line mode's file: a question of an
+// earlier session comes back, and this window's questions are added.
+func TestTUIHistory(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, llmtest.Turn{Text: "answer one"}, llmtest.Turn{Text: "answer two"})
+	s := startTUI(t, dir, srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("alpha question\r")
+	s.wait("answer one")
+	s.send("\x04")
+	s.exit()
+	data, _ := os.ReadFile(filepath.Join(dir, ".mm", "history"))
+	if !strings.Contains(string(data), "alpha question\n") {
+		t.Fatalf(".mm/history: %q", data)
+	}
+
+	s = startTUI(t, dir, srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("draft")
+	s.wait("› draft")
+	s.send("\x1b[A") // ↑
+	s.waitFor("the recalled question in the box", func(string) bool { return s.row(23) == "› alpha question" })
+	s.send("\x1b[B") // ↓: the draft again
+	s.waitFor("the draft back", func(string) bool { return s.row(23) == "› draft" })
+	s.send("\x1b[A\r")
+	s.wait("answer two")
+	if got := lastQuestion(t, srv, 1); !strings.Contains(got, "alpha question") {
+		t.Errorf("the recalled question sent: %q", got)
+	}
+}

@@ -98,6 +98,14 @@ type model struct {
 	lastKey   time.Time
 	ctrlC     bool   // one Ctrl-C seen: the next one quits
 	panicked  string // a turn's panic, reported once the window is closed
+
+	// hist is .mm/history, shared with the line mode; past are its
+	// questions and those of this window, histAt the one shown (len(past):
+	// the draft, kept in draft).
+	hist   *repl.History
+	past   []string
+	histAt int
+	draft  string
 }
 
 type panicMsg struct{ report string }
@@ -468,10 +476,37 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if s == "enter" {
 		return m.submit()
 	}
+	if (s == "up" && m.ta.Line() == 0) || (s == "down" && m.ta.Line() == m.ta.LineCount()-1) {
+		m.recall(s == "up")
+		return nil
+	}
 	var cmd tea.Cmd
 	m.ta, cmd = m.ta.Update(k)
 	m.resize()
 	return cmd
+}
+
+// recall shows the question before (or after) the one shown, through
+// the history; past the last one, the draft comes back.
+func (m *model) recall(back bool) {
+	at := m.histAt
+	if back && at > 0 {
+		at--
+	} else if !back && at < len(m.past) {
+		at++
+	} else {
+		return
+	}
+	if m.histAt == len(m.past) {
+		m.draft = m.ta.Value()
+	}
+	m.histAt = at
+	if at == len(m.past) {
+		m.ta.SetValue(m.draft)
+	} else {
+		m.ta.SetValue(m.past[at])
+	}
+	m.resize()
 }
 
 // answer gives the waiting permission its answer.
@@ -494,6 +529,15 @@ func (m *model) submit() tea.Cmd {
 	line := strings.TrimSpace(m.ta.Value())
 	m.ta.Reset()
 	m.resize()
+	if line != "" {
+		if n := len(m.past); n == 0 || m.past[n-1] != line {
+			m.past = append(m.past, line)
+		}
+		if m.hist != nil {
+			m.hist.Add(line)
+		}
+	}
+	m.histAt, m.draft = len(m.past), ""
 	switch line {
 	case "":
 		return nil

@@ -22,6 +22,7 @@ import (
 	"mm/internal/config"
 	"mm/internal/engine"
 	"mm/internal/llm"
+	"mm/internal/repl"
 	"mm/internal/termsafe"
 	"mm/internal/ui"
 )
@@ -46,6 +47,13 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	for _, w := range opts.Warnings {
 		m.addBlock(blockDim, w)
 	}
+	hist, warning := repl.OpenHistory(eng.Root)
+	defer hist.Close()
+	if warning != "" {
+		m.addBlock(blockDim, "· "+warning)
+	}
+	m.hist, m.past = hist, append([]string(nil), hist.Lines()...)
+	m.histAt = len(m.past)
 	m.addBlock(blockDim, "Enter sends · Alt-Enter or Ctrl-J: a new line · Esc stops a turn · PgUp/PgDn scroll · Ctrl-C twice or Ctrl-D quits")
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(opts.In), tea.WithOutput(opts.Out)}
 	if opts.Env != nil {
