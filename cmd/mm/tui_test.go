@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 
@@ -619,4 +620,49 @@ func TestTUIHistory(t *testing.T) {
 	if got := lastQuestion(t, srv, 1); !strings.Contains(got, "alpha question") {
 		t.Errorf("the recalled question sent: %q", got)
 	}
+}
+
+// faintAt reports whether the first cell of want on the screen is faint.
+func (s *tuiSession) faintAt(want string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for y := 0; y < s.emu.Height(); y++ {
+		var b strings.Builder
+		for x := 0; x < s.emu.Width(); x++ {
+			if c := s.emu.CellAt(x, y); c != nil {
+				b.WriteString(c.Content)
+			}
+		}
+		if i := strings.Index(b.String(), want); i >= 0 {
+			// The index in bytes; the rows tested are ASCII up to want.
+			return s.emu.CellAt(i, y).Style.Attrs&uv.AttrFaint != 0
+		}
+	}
+	return false
+}
+
+// The reasoning is dimmed, and folded to its first lines once the answer
+// starts; with NO_COLOR it is marked as in the line mode instead.
+func TestTUIThinking(t *testing.T) {
+	turn := llmtest.Turn{Reasoning: "ponder-one\nponder-two\nponder-three\nponder-four", Text: "the-answer"}
+	s := startTUI(t, t.TempDir(), llmtest.New(t, turn), nil)
+	s.wait("Ctrl-D quits")
+	s.send("think\r")
+	s.wait("the-answer")
+	s.wait("… 2 more line(s) of thinking")
+	if strings.Contains(s.screen(), "ponder-three") {
+		t.Errorf("the reasoning was not folded:\n%s", s.screen())
+	}
+	if !s.faintAt("ponder-one") {
+		t.Error("the reasoning is not dimmed")
+	}
+	if s.faintAt("the-answer") {
+		t.Error("the answer is dimmed")
+	}
+
+	s = startTUI(t, t.TempDir(), llmtest.New(t, turn), []string{"NO_COLOR=1"})
+	s.wait("Ctrl-D quits")
+	s.send("think\r")
+	s.wait("the-answer")
+	s.wait("┊ ponder-one")
 }

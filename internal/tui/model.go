@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -102,6 +103,8 @@ type model struct {
 	// hist is .mm/history, shared with the line mode; past are its
 	// questions and those of this window, histAt the one shown (len(past):
 	// the draft, kept in draft).
+	noColor bool // NO_COLOR: no styles, the reasoning marked instead
+
 	hist   *repl.History
 	past   []string
 	histAt int
@@ -113,6 +116,7 @@ type panicMsg struct{ report string }
 func newModel(ctx context.Context, eng *engine.Engine) *model {
 	m := &model{ctx: ctx, eng: eng, tools: map[string]*block{}, w: 80, h: 24}
 	m.header = Header(eng.Config, eng.Provider.Name)
+	_, m.noColor = os.LookupEnv("NO_COLOR")
 	m.name = agentName(eng.Config)
 	m.ui = &windowUI{send: func(msg tea.Msg) { m.send(msg) }, showThinking: eng.Config.ShowThinking, previewLines: eng.Config.PreviewLines}
 	m.vp = viewport.New()
@@ -124,6 +128,13 @@ func newModel(ctx context.Context, eng *engine.Engine) *model {
 	m.ta.Placeholder = ""
 	m.ta.SetHeight(1)
 	m.ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
+	// The box in the terminal's own colours: the default styles paint the
+	// cursor line black, wrong on a light terminal.
+	st := m.ta.Styles()
+	plainState := textarea.StyleState{Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
+		Prompt: lipgloss.NewStyle(), EndOfBuffer: lipgloss.NewStyle(), Placeholder: dimStyle, Selection: lipgloss.NewStyle().Reverse(true)}
+	st.Focused, st.Blurred = plainState, plainState
+	m.ta.SetStyles(st)
 	m.ta.Focus()
 	m.resize()
 	return m
@@ -175,7 +186,7 @@ func (m *model) layout() {
 			if first < 0 {
 				first = i
 			}
-			b.lines = wrap(b, m.w)
+			b.lines = wrap(b, m.w, m.noColor)
 			b.width, b.dirty = m.w, false
 		}
 	}
@@ -200,7 +211,7 @@ func (m *model) layout() {
 
 // wrap lays a block out for width columns: sanitised, wrapped, styled
 // line by line (a style never spans a line the viewport may cut).
-func wrap(b *block, width int) []string {
+func wrap(b *block, width int, noColor bool) []string {
 	var text string
 	style := lipgloss.Style{}
 	plain := true
@@ -222,12 +233,23 @@ func wrap(b *block, width int) []string {
 	if width < 10 {
 		width = 10
 	}
+	if b.kind == blockThink && noColor {
+		width -= len([]rune(ui.ThinkingMark))
+	}
 	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
 	if b.folded && len(lines) > foldedThinking {
 		more := len(lines) - foldedThinking
 		lines = append(lines[:foldedThinking:foldedThinking], fmt.Sprintf("… %d more line(s) of thinking", more))
 	}
-	if !plain {
+	if b.kind == blockThink && noColor {
+		// Without colour to dim it, the reasoning is marked as the line
+		// mode marks it.
+		for i, l := range lines {
+			lines[i] = ui.ThinkingMark + l
+		}
+		plain = true
+	}
+	if !plain && !noColor {
 		for i, l := range lines {
 			lines[i] = style.Render(l)
 		}
@@ -519,6 +541,13 @@ func (m *model) answer(d agent.Decision) {
 func (m *model) closePerm(word string) {
 	m.perm = nil
 	m.addBlock(blockDim, "   → "+word)
+	// The box in the terminal's own colours: the default styles paint the
+	// cursor line black, wrong on a light terminal.
+	st := m.ta.Styles()
+	plainState := textarea.StyleState{Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
+		Prompt: lipgloss.NewStyle(), EndOfBuffer: lipgloss.NewStyle(), Placeholder: dimStyle, Selection: lipgloss.NewStyle().Reverse(true)}
+	st.Focused, st.Blurred = plainState, plainState
+	m.ta.SetStyles(st)
 	m.ta.Focus()
 	m.resize()
 }
