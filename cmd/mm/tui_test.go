@@ -666,3 +666,25 @@ func TestTUIThinking(t *testing.T) {
 	s.wait("the-answer")
 	s.wait("┊ ponder-one")
 }
+
+// A line of 10 MB from the model keeps the layout: the header on the top
+// row, the box at the bottom, the line drawn in part and the rest counted
+// (until the engine stops reading the answer at 8 MiB).
+func TestTUIHugeLine(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "a", Fault: llmtest.FaultHugeAnswer, FaultAfter: 1, FaultBytes: 10 << 20})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("huge\r")
+	s.wait("bytes on this line]")
+	s.wait("over 8 MiB") // the engine stops reading at 8 MiB
+	if got := s.row(0); !strings.HasPrefix(got, "mm · ") {
+		t.Errorf("header after a huge line: %q", got)
+	}
+	if got := s.row(23); !strings.HasPrefix(got, "›") {
+		t.Errorf("the box after a huge line: %q", got)
+	}
+	s.send("\x04")
+	if err := s.exit(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -48,7 +48,13 @@ type block struct {
 	dirty bool
 	// folded: a reasoning the answer followed shows only its first lines.
 	folded bool
-	start  int // its first line in model.lines
+	// The lines of a streamed block's ended lines (up to stableAt in its
+	// text), laid out once for stableWidth: a new piece only lays out the
+	// line it extends.
+	stable      []string
+	stableAt    int
+	stableWidth int
+	start       int // its first line in model.lines
 }
 
 var (
@@ -75,7 +81,7 @@ type model struct {
 	ui   *windowUI
 
 	w, h   int
-	vp     viewport.Model
+	vp     scroller
 	ta     textarea.Model
 	header string
 	name   string // `mm [<acp.title>]`
@@ -119,9 +125,6 @@ func newModel(ctx context.Context, eng *engine.Engine) *model {
 	_, m.noColor = os.LookupEnv("NO_COLOR")
 	m.name = agentName(eng.Config)
 	m.ui = &windowUI{send: func(msg tea.Msg) { m.send(msg) }, showThinking: eng.Config.ShowThinking, previewLines: eng.Config.PreviewLines}
-	m.vp = viewport.New()
-	m.vp.KeyMap = viewport.KeyMap{} // the window's own keys scroll it
-	m.vp.MouseWheelEnabled = true
 	m.ta = textarea.New()
 	m.ta.Prompt = "› "
 	m.ta.ShowLineNumbers = false
@@ -203,7 +206,7 @@ func (m *model) layout() {
 		b.start = len(m.lines)
 		m.lines = append(m.lines, b.lines...)
 	}
-	m.vp.SetContentLines(m.lines[:len(m.lines):len(m.lines)])
+	m.vp.SetLines(m.lines)
 	if follow {
 		m.vp.GotoBottom()
 	}
@@ -212,6 +215,9 @@ func (m *model) layout() {
 // wrap lays a block out for width columns: sanitised, wrapped, styled
 // line by line (a style never spans a line the viewport may cut).
 func wrap(b *block, width int, noColor bool) []string {
+	if b.kind == blockText || (b.kind == blockThink && !b.folded) {
+		return b.streamed(width, noColor)
+	}
 	var text string
 	style := lipgloss.Style{}
 	plain := true
@@ -255,6 +261,69 @@ func wrap(b *block, width int, noColor bool) []string {
 		}
 	}
 	return append(lines, "")
+}
+
+// maxLineShown is how much of one line of an answer is drawn: a line of
+// megabytes from the model would otherwise be laid out again at every
+// frame and fill thousands of rows. The rest is counted, not drawn (the
+// model's text is kept whole in the history).
+const maxLineShown = 16 << 10
+
+// streamed lays out an answer or a reasoning being streamed: the ended
+// lines once, the line still growing at each call.
+func (b *block) streamed(width int, noColor bool) []string {
+	if width < 10 {
+		width = 10
+	}
+	if width != b.stableWidth {
+		b.stable, b.stableAt, b.stableWidth = nil, 0, width
+	}
+	raw := b.text.String()
+	if end := strings.LastIndexByte(raw, '\n') + 1; end > b.stableAt {
+		for _, l := range strings.SplitAfter(raw[b.stableAt:end], "\n") {
+			if l != "" {
+				b.stable = append(b.stable, b.layLine(l, width, noColor)...)
+			}
+		}
+		b.stableAt = end
+	}
+	lines := b.stable[:len(b.stable):len(b.stable)]
+	if tail := raw[b.stableAt:]; tail != "" {
+		lines = append(lines, b.layLine(tail, width, noColor)...)
+	}
+	return append(lines, "")
+}
+
+// layLine is one line of a streamed block (with or without its "\n"):
+// sanitised, cut to maxLineShown, wrapped, styled.
+func (b *block) layLine(l string, width int, noColor bool) []string {
+	l = strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
+	more := 0
+	if len(l) > maxLineShown {
+		cut := maxLineShown
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		more, l = len(l)-cut, l[:cut]
+	}
+	text := strings.ReplaceAll(termsafe.Text(l), "\t", "    ")
+	if more > 0 {
+		text += fmt.Sprintf(" [… %d more bytes on this line]", more)
+	}
+	mark := b.kind == blockThink && noColor
+	if mark {
+		width -= utf8.RuneCountInString(ui.ThinkingMark)
+	}
+	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
+	for i, w := range lines {
+		switch {
+		case mark:
+			lines[i] = ui.ThinkingMark + w
+		case b.kind == blockThink && !noColor:
+			lines[i] = dimStyle.Render(w)
+		}
+	}
+	return lines
 }
 
 // toolText is `‣ bash <command>` with its status and duration, then the
@@ -319,7 +388,6 @@ func (m *model) resize() {
 	// The box grows with its lines, up to a third of the window.
 	m.ta.SetHeight(min(max(1, m.ta.LineCount()), max(1, m.h/3)))
 	zoneH := lipgloss.Height(m.zone())
-	m.vp.SetWidth(m.w)
 	m.vp.SetHeight(max(1, m.h-2-zoneH))
 	if follow {
 		m.vp.GotoBottom()
@@ -417,9 +485,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.panicked = msg.report
 		return m, tea.Quit
 	case tea.MouseWheelMsg:
-		var cmd tea.Cmd
-		m.vp, cmd = m.vp.Update(msg)
-		return m, cmd
+		m.layout()
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			m.vp.Scroll(-3)
+		case tea.MouseWheelDown:
+			m.vp.Scroll(3)
+		}
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.PasteMsg:
