@@ -688,3 +688,77 @@ func TestTUIHugeLine(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// ask_user in the window: each type of question with its keys, (i/N),
+// the highlighted option, the answers the model reads; Esc declines a
+// whole form.
+func TestTUIAskUser(t *testing.T) {
+	srv := llmtest.New(t,
+		call("ask_user", fourQuestions), llmtest.Turn{Text: "Thanks, noted."},
+		call("ask_user", fourQuestions), llmtest.Turn{Text: "Declined, fine."},
+		call("ask_user", fourQuestions), llmtest.Turn{Text: "Third form."},
+	)
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("ask me\r")
+	s.wait("❓ Which colour? (1/4)")
+	s.wait("… waiting for your answer")
+	s.wait("❯ 2. blue") // the default
+	s.send("\x1b[B\x1b[B") // ↓↓: green, then round to red
+	s.wait("❯ 1. red")
+	s.answer("\r")
+
+	s.wait("❓ Which files? (2/4)")
+	s.send("\x1b[B \x1b[B ") // ↓ Space ↓ Space
+	s.wait("❯ [x] c.go")
+	s.wait("[x] b.go")
+	s.wait("[ ] a.go")
+	s.answer("\r")
+
+	s.wait("❓ Go on? (3/4)")
+	s.answer("o")
+
+	s.wait("❓ Your name? (4/4)")
+	s.send("Ada L\x7fLovelace")
+	s.wait("Ada Lovelace")
+	s.answer("\r")
+	s.wait("Thanks, noted.")
+	want := "The user answered:\n- Which colour? → red\n- Which files? → b.go, c.go\n- Go on? → yes\n- Your name? → Ada Lovelace"
+	if got := toolResult(t, srv, 1); got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+
+	s.send("again\r")
+	s.wait("❓ Which colour? (1/4)")
+	s.send("\x1b")
+	s.wait("→ declined")
+	s.wait("Declined, fine.")
+	if got := toolResult(t, srv, 3); !strings.HasPrefix(got, "[the user declined to answer") {
+		t.Errorf("declined: the model read %q", got)
+	}
+
+	// A digit answers a choice; Enter sends no multi with nothing
+	// ticked; ←→ and Enter answer a confirm; Enter takes a text's
+	// default-less box only once typed.
+	s.send("third\r")
+	s.wait("❓ Which colour? (1/4)")
+	s.answer("3")
+	s.wait("❓ Which files? (2/4)")
+	s.answer("\r") // nothing ticked: still asked
+	s.send(" ")
+	s.wait("❯ [x] a.go")
+	s.answer("\r")
+	s.wait("❓ Go on? (3/4)")
+	s.send("\x1b[C") // →: no
+	s.wait("❯ no")
+	s.answer("\r")
+	s.wait("❓ Your name? (4/4)")
+	s.answer("\r") // empty, no default: still asked
+	s.send("Bo")
+	s.answer("\r")
+	s.wait("Third form.")
+	want = "The user answered:\n- Which colour? → green\n- Which files? → a.go\n- Go on? → no\n- Your name? → Bo"
+	if got := toolResult(t, srv, 5); got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+}

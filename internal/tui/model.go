@@ -21,6 +21,7 @@ import (
 	"mm/internal/engine"
 	"mm/internal/repl"
 	"mm/internal/termsafe"
+	"mm/internal/tools"
 	"mm/internal/ui"
 )
 
@@ -101,6 +102,7 @@ type model struct {
 	next      string // a question sent during the turn, asked once it stops
 
 	perm      *permMsg
+	form      *form // ask_user's questions on screen (ask_user.go)
 	permShown time.Time
 	lastKey   time.Time
 	ctrlC     bool   // one Ctrl-C seen: the next one quits
@@ -326,6 +328,9 @@ func (b *block) layLine(l string, width int, noColor bool) []string {
 	return lines
 }
 
+func ansiWrap(s string, width int) string     { return ansi.Wrap(s, width, "") }
+func ansiTruncate(s string, width int) string { return ansi.Truncate(s, width, "…") }
+
 // toolText is `‣ bash <command>` with its status and duration, then the
 // folded output (already sanitised by the line mode's printer).
 func toolText(v callView) string {
@@ -348,6 +353,9 @@ func toolText(v callView) string {
 		status = "done"
 	}
 	line := fmt.Sprintf("‣ %s %s · %s", name, summary, status)
+	if v.name == "ask_user" && !v.done {
+		line = fmt.Sprintf("‣ %s %s … waiting for your answer", name, summary)
+	}
 	if v.done {
 		line += " · " + formatDuration(v.duration)
 	}
@@ -367,6 +375,9 @@ func formatDuration(d time.Duration) string {
 
 // zone is what stands at the bottom: the permission zone or the input box.
 func (m *model) zone() string {
+	if m.form != nil {
+		return m.formZone()
+	}
 	if m.perm != nil {
 		text := m.perm.head + "\n" + m.perm.keys
 		lines := strings.Split(ansi.Wrap(text, m.w, ""), "\n")
@@ -403,7 +414,7 @@ func (m *model) statusLine() string {
 	switch {
 	case m.ctrlC:
 		parts = append(parts, "Ctrl-C again quits")
-	case m.perm != nil:
+	case m.perm != nil || m.form != nil:
 		parts = append(parts, "Waiting for your answer")
 	case m.running:
 		s := m.status
@@ -475,6 +486,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.permShown = time.Now()
 		m.ta.Blur()
 		m.resize()
+	case askMsg:
+		m.openForm(msg)
+	case askCancelMsg:
+		if m.form != nil && m.form.reply == msg.reply {
+			m.closeForm(askReply{err: context.Canceled}, "cancelled (the turn stopped)")
+		}
 	case permCancelMsg:
 		if m.perm != nil && m.perm.reply == msg.reply {
 			m.closePerm("refused (the turn stopped)")
@@ -525,6 +542,25 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.ctrlC = true
 		m.stopTurn()
 		return nil
+	}
+	if m.form != nil {
+		switch s {
+		case "ctrl+d":
+			m.closeForm(askReply{err: tools.ErrDeclined}, "declined")
+		case "pgup":
+			m.layout()
+			m.vp.PageUp()
+		case "pgdown":
+			m.layout()
+			m.vp.PageDown()
+		default:
+			cmd := m.formKey(k, now, quiet)
+			m.resize()
+			return cmd
+		}
+		return nil
+	}
+	switch s {
 	case "esc":
 		m.stopTurn()
 		return nil
@@ -714,6 +750,9 @@ func (m *model) turnDone(d turnDoneMsg) tea.Cmd {
 	m.turn.mu.Unlock()
 	if m.perm != nil {
 		m.closePerm("refused (the turn stopped)")
+	}
+	if m.form != nil {
+		m.closeForm(askReply{err: context.Canceled}, "cancelled (the turn stopped)")
 	}
 	switch {
 	case d.err == nil:
