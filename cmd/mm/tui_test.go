@@ -703,7 +703,7 @@ func TestTUIAskUser(t *testing.T) {
 	s.send("ask me\r")
 	s.wait("❓ Which colour? (1/4)")
 	s.wait("… waiting for your answer")
-	s.wait("❯ 2. blue") // the default
+	s.wait("❯ 2. blue")    // the default
 	s.send("\x1b[B\x1b[B") // ↓↓: green, then round to red
 	s.wait("❯ 1. red")
 	s.answer("\r")
