@@ -3,6 +3,7 @@
 package main_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -36,4 +37,40 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 		s.tty.Close()
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/first-frame")
+}
+
+// BenchmarkTUIStreamBytes streams an answer of 1,000 words at 200 a
+// second (a 5 ms pause between the server's events) into mm -tui and
+// reports what mm wrote to the terminal per byte of the answer (issue
+// #23's budget: 3), and the CPU time mm used per second of the stream
+// (budget: 10% of a core).
+func BenchmarkTUIStreamBytes(b *testing.B) {
+	var words []string
+	for i := 0; i < 1000; i++ {
+		words = append(words, fmt.Sprintf("word%d", i%97))
+	}
+	text := strings.Join(words, " ")
+	for b.Loop() {
+		srv := llmtest.New(b, llmtest.Turn{Text: text, ChunkDelay: 5 * time.Millisecond})
+		s := startTUI(b, b.TempDir(), srv, nil)
+		s.wait("Ctrl-D quits")
+		s.mu.Lock()
+		before := s.raw.Len()
+		s.mu.Unlock()
+		start := time.Now()
+		s.send("stream\r")
+		s.waitFor("the summary", func(string) bool { return strings.Contains(s.statusRow(), "in / ") })
+		elapsed := time.Since(start)
+		s.mu.Lock()
+		written := s.raw.Len() - before
+		s.mu.Unlock()
+		s.send("\x04")
+		s.exit()
+		var cpu time.Duration
+		if st := s.cmd.ProcessState; st != nil {
+			cpu = st.UserTime() + st.SystemTime()
+		}
+		b.ReportMetric(float64(written)/float64(len(text)), "written/byte")
+		b.ReportMetric(100*cpu.Seconds()/elapsed.Seconds(), "cpu%")
+	}
 }

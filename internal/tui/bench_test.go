@@ -23,3 +23,20 @@ func BenchmarkStreamFrame(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkStreamToken is one streamed token as the program handles it:
+// the message, then the view (Bubble Tea asks for one after every
+// message); a layout every third token (a frame at 200 tokens a second).
+func BenchmarkStreamToken(b *testing.B) {
+	m := testModel(b)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(flushMsg{})
+	i := 0
+	for b.Loop() {
+		m.Update(textMsg("word "))
+		if i++; i%3 == 0 {
+			m.Update(flushMsg{})
+		}
+		_ = m.View()
+	}
+}

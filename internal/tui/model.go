@@ -78,7 +78,7 @@ const frame = 16 * time.Millisecond
 type model struct {
 	ctx  context.Context
 	eng  *engine.Engine
-	send func(tea.Msg)
+	ev   *events // the turn's messages, in order (tui.go)
 	ui   *windowUI
 
 	w, h   int
@@ -126,7 +126,8 @@ func newModel(ctx context.Context, eng *engine.Engine) *model {
 	m.header = Header(eng.Config, eng.Provider.Name)
 	_, m.noColor = os.LookupEnv("NO_COLOR")
 	m.name = agentName(eng.Config)
-	m.ui = &windowUI{send: func(msg tea.Msg) { m.send(msg) }, showThinking: eng.Config.ShowThinking, previewLines: eng.Config.PreviewLines}
+	m.ev = &events{wake: func(tea.Msg) {}}
+	m.ui = &windowUI{send: m.ev.post, showThinking: eng.Config.ShowThinking, previewLines: eng.Config.PreviewLines}
 	m.ta = textarea.New()
 	m.ta.Prompt = "› "
 	m.ta.ShowLineNumbers = false
@@ -145,7 +146,8 @@ func newModel(ctx context.Context, eng *engine.Engine) *model {
 	return m
 }
 
-func (m *model) Init() tea.Cmd { return nil }
+// Init lays the conversation out for the first frame.
+func (m *model) Init() tea.Cmd { return func() tea.Msg { return flushMsg{} } }
 
 func (m *model) addBlock(kind blockKind, text string) *block {
 	b := &block{kind: kind, dirty: true}
@@ -431,8 +433,9 @@ func (m *model) statusLine() string {
 	return ansi.Truncate(termsafe.Text(strings.Join(parts, " · ")), m.w, "…")
 }
 
+// View draws what the last layout made: it runs after every message (a
+// streamed token too), the layout at most once a frame (flushMsg).
 func (m *model) View() tea.View {
-	m.layout()
 	head := ansi.Truncate(m.header, m.w, "…")
 	head += strings.Repeat(" ", max(0, m.w-ansi.StringWidth(head)))
 	content := headStyle.Render(head) + "\n" + m.vp.View() + "\n" + statusStyle.Render(m.statusLine()) + "\n" + m.zone()
@@ -443,22 +446,37 @@ func (m *model) View() tea.View {
 }
 
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	// Whatever changed the conversation is laid out at the next frame.
+	if later := m.later(); later != nil {
+		return m, tea.Batch(cmd, later)
+	}
+	return m, cmd
+}
+
+func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case drainMsg:
+		var cmds []tea.Cmd
+		for _, msg := range m.ev.take() {
+			cmds = append(cmds, m.update(msg))
+		}
+		return tea.Batch(cmds...)
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.dirty = true
 		m.resize()
 		m.layout()
-		return m, nil
+		return nil
 	case tickMsg:
 		if m.running {
-			return m, tick()
+			return tick()
 		}
-		return m, nil
+		return nil
 	case flushMsg:
 		m.pending = false
 		m.layout()
-		return m, nil
+		return nil
 	case textMsg:
 		if n := len(m.blocks); n > 0 && m.blocks[n-1].kind == blockThink {
 			// The answer starts: the reasoning folds to its first lines.
@@ -470,7 +488,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.stream(blockThink, string(msg))
 	case statusMsg:
 		m.status = string(msg)
-		return m, nil
+		return nil
 	case noticeMsg:
 		m.addBlock(blockDim, "· "+string(msg))
 	case toolMsg:
@@ -497,10 +515,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.closePerm("refused (the turn stopped)")
 		}
 	case turnDoneMsg:
-		return m, m.turnDone(msg)
+		return m.turnDone(msg)
 	case panicMsg:
 		m.panicked = msg.report
-		return m, tea.Quit
+		return tea.Quit
 	case tea.MouseWheelMsg:
 		m.layout()
 		switch msg.Mouse().Button {
@@ -509,19 +527,19 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case tea.MouseWheelDown:
 			m.vp.Scroll(3)
 		}
-		return m, nil
+		return nil
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	case tea.PasteMsg:
-		if m.perm == nil {
+		if m.perm == nil && (m.form == nil || m.form.qs[m.form.i].Type == tools.QuestionText) {
 			var cmd tea.Cmd
 			m.ta, cmd = m.ta.Update(msg)
 			m.resize()
-			return m, cmd
+			return cmd
 		}
-		return m, nil
+		return nil
 	}
-	return m, m.later()
+	return nil
 }
 
 // key handles a key press: the window's own keys first, then the
@@ -717,12 +735,12 @@ func (m *model) ask(question string) tea.Cmd {
 			// A panic in the turn must not leave the terminal in the
 			// window's modes: the window closes first, Run reports it.
 			if r := recover(); r != nil {
-				m.send(panicMsg{fmt.Sprintf("%v\n%s", r, debug.Stack())})
+				m.ev.post(panicMsg{fmt.Sprintf("%v\n%s", r, debug.Stack())})
 			}
 		}()
 		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
 		window, _ := m.eng.Window(m.ctx) // asked once per model, then kept
-		m.send(turnDoneMsg{res, err, window})
+		m.ev.post(turnDoneMsg{res, err, window})
 	}()
 	m.vp.GotoBottom()
 	return tea.Batch(m.later(), tick())

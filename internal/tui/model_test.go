@@ -17,7 +17,6 @@ func testModel(t testing.TB) *model {
 	cfg.Model = "m"
 	eng := &engine.Engine{Config: cfg, Provider: llm.Provider{Name: "p"}}
 	m := newModel(context.Background(), eng)
-	m.send = func(tea.Msg) {}
 	return m
 }
 
@@ -27,6 +26,7 @@ func TestViewShowsBlocks(t *testing.T) {
 	m.addBlock(blockUser, "question")
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.stream(blockText, "streamed answer")
+	m.Update(flushMsg{})
 	v := m.View()
 	if !strings.Contains(v.Content, "banner line") || !strings.Contains(v.Content, "streamed answer") {
 		t.Fatalf("view:\n%s", v.Content)

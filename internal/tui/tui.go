@@ -60,7 +60,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 		popts = append(popts, tea.WithEnvironment(opts.Env))
 	}
 	p := tea.NewProgram(m, popts...)
-	m.send = func(msg tea.Msg) { p.Send(msg) }
+	m.ev.wake = p.Send
 	_, err := p.Run()
 	// A turn still running stops with the window; its goroutine must not
 	// outlive mm's terminal state (it would write nothing, but it holds
@@ -107,6 +107,60 @@ type callView struct {
 	done, failed, refused  bool
 	duration               time.Duration
 	preview                string // the folded output, already sanitised
+}
+
+// events carries the turn's messages to the window in their order. The
+// streamed pieces that arrive while the window is busy are merged into one
+// message, and the program is woken once for all those waiting: a token
+// costs an append, not a pass through the program's loop and a view.
+type events struct {
+	mu     sync.Mutex
+	queue  []tea.Msg
+	posted bool // a drainMsg is on its way
+	wake   func(tea.Msg)
+}
+
+type drainMsg struct{}
+
+func (e *events) post(msg tea.Msg) {
+	e.mu.Lock()
+	if n := len(e.queue); n > 0 {
+		merged := false
+		switch last := e.queue[n-1].(type) {
+		case textMsg:
+			if t, ok := msg.(textMsg); ok {
+				e.queue[n-1], merged = last+t, true
+			}
+		case thinkMsg:
+			if t, ok := msg.(thinkMsg); ok {
+				e.queue[n-1], merged = last+t, true
+			}
+		case statusMsg:
+			if _, ok := msg.(statusMsg); ok {
+				e.queue[n-1], merged = msg, true // only the last status shows
+			}
+		}
+		if merged {
+			e.mu.Unlock()
+			return
+		}
+	}
+	e.queue = append(e.queue, msg)
+	wake := !e.posted
+	e.posted = true
+	e.mu.Unlock()
+	if wake {
+		e.wake(drainMsg{})
+	}
+}
+
+// take returns the messages waiting, in order.
+func (e *events) take() []tea.Msg {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	q := e.queue
+	e.queue, e.posted = nil, false
+	return q
 }
 
 // windowUI is the agent's view of the window: each event becomes a
