@@ -76,10 +76,10 @@ const foldedThinking = 2
 const frame = 16 * time.Millisecond
 
 type model struct {
-	ctx  context.Context
-	eng  *engine.Engine
-	ev   *events // the turn's messages, in order (tui.go)
-	ui   *windowUI
+	ctx context.Context
+	eng *engine.Engine
+	ev  *events // the turn's messages, in order (tui.go)
+	ui  *windowUI
 
 	w, h   int
 	vp     scroller
