@@ -85,6 +85,10 @@ func startTUI(t testing.TB, dir string, srv *llmtest.Server, env []string, args 
 		tty.Close()
 		s.mu.Lock()
 		s.emu.Close()
+		// Under MM_TEST_RACE=1 a race report goes to the terminal.
+		if strings.Contains(s.raw.String(), "WARNING: DATA RACE") {
+			t.Errorf("mm reported a data race:\n%s", s.raw.String())
+		}
 		s.mu.Unlock()
 	})
 	return s
