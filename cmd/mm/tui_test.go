@@ -158,6 +158,17 @@ func (s *tuiSession) exit() error {
 	}
 }
 
+// exitCodeOf is the status of a wait's error (0 for nil).
+func exitCodeOf(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
 // answer presses a key in the permission zone once it has been on screen
 // longer than mm's guard (500 ms), as a person reading it does.
 func (s *tuiSession) answer(k string) {
@@ -294,7 +305,8 @@ func TestTUIEscCancels(t *testing.T) {
 	s.wait("Second answer.")
 }
 
-// Ctrl-C twice quits, and the terminal is restored.
+// Ctrl-C twice quits (status 130, as an interrupted line mode), and the
+// terminal is restored; a SIGINT is a Ctrl-C.
 func TestTUICtrlCTwice(t *testing.T) {
 	srv := llmtest.New(t)
 	s := startTUI(t, t.TempDir(), srv, nil)
@@ -302,13 +314,22 @@ func TestTUICtrlCTwice(t *testing.T) {
 	s.send("\x03")
 	s.wait("Ctrl-C again quits")
 	s.send("\x03")
-	if err := s.exit(); err != nil {
-		t.Fatalf("mm -tui ended with %v", err)
+	if code := exitCodeOf(s.exit()); code != 130 {
+		t.Fatalf("mm -tui ended with status %d, want 130 (interrupted)", code)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.alt || s.emu.CursorHidden() {
 		t.Error("terminal not restored after Ctrl-C twice")
+	}
+	s.mu.Unlock()
+
+	s = startTUI(t, t.TempDir(), llmtest.New(t), nil)
+	s.wait("Ctrl-D quits")
+	s.cmd.Process.Signal(os.Interrupt)
+	s.wait("Ctrl-C again quits")
+	s.cmd.Process.Signal(os.Interrupt)
+	if code := exitCodeOf(s.exit()); code != 130 {
+		t.Fatalf("status %d after two SIGINTs, want 130", code)
 	}
 }
 
@@ -490,8 +511,8 @@ func TestTUIQuitDuringCommand(t *testing.T) {
 	s.send("\x03")
 	s.wait("Ctrl-C again quits")
 	s.send("\x03")
-	if err := s.exit(); err != nil {
-		t.Fatalf("mm -tui ended with %v", err)
+	if code := exitCodeOf(s.exit()); code != 130 {
+		t.Fatalf("mm -tui ended with status %d, want 130 (interrupted)", code)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -526,7 +547,9 @@ func TestTUISigterm(t *testing.T) {
 	s := startTUI(t, t.TempDir(), llmtest.New(t), nil)
 	s.wait("Ctrl-D quits")
 	s.cmd.Process.Signal(syscall.SIGTERM)
-	s.exit()
+	if code := exitCodeOf(s.exit()); code != 143 {
+		t.Errorf("status %d after SIGTERM, want 143", code)
+	}
 	s.mu.Lock()
 	alt, hidden := s.alt, s.emu.CursorHidden()
 	s.mu.Unlock()

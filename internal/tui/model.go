@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -107,6 +108,7 @@ type model struct {
 	lastKey   time.Time
 	ctrlC     bool   // one Ctrl-C seen: the next one quits
 	panicked  string // a turn's panic, reported once the window is closed
+	exitCode  int    // mm's status once the window is closed
 
 	// hist is .mm/history, shared with the line mode; past are its
 	// questions and those of this window, histAt the one shown (len(past):
@@ -120,6 +122,9 @@ type model struct {
 }
 
 type panicMsg struct{ report string }
+
+// signalMsg is a SIGINT or SIGTERM mm received.
+type signalMsg struct{ sig os.Signal }
 
 func newModel(ctx context.Context, eng *engine.Engine) *model {
 	m := &model{ctx: ctx, eng: eng, tools: map[string]*block{}, w: 80, h: 24}
@@ -519,6 +524,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case panicMsg:
 		m.panicked = msg.report
 		return tea.Quit
+	case signalMsg:
+		if msg.sig == syscall.SIGTERM {
+			m.exitCode = 128 + int(syscall.SIGTERM)
+			return tea.Quit
+		}
+		return m.interrupt()
 	case tea.MouseWheelMsg:
 		m.layout()
 		switch msg.Mouse().Button {
@@ -554,12 +565,7 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch s {
 	case "ctrl+c":
-		if m.ctrlC {
-			return tea.Quit
-		}
-		m.ctrlC = true
-		m.stopTurn()
-		return nil
+		return m.interrupt()
 	}
 	if m.form != nil {
 		switch s {
@@ -656,6 +662,18 @@ func (m *model) recall(back bool) {
 		m.ta.SetValue(m.past[at])
 	}
 	m.resize()
+}
+
+// interrupt is Ctrl-C (or SIGINT): the first stops the turn, the second
+// quits.
+func (m *model) interrupt() tea.Cmd {
+	if m.ctrlC {
+		m.exitCode = 130
+		return tea.Quit
+	}
+	m.ctrlC = true
+	m.stopTurn()
+	return nil
 }
 
 // answer gives the waiting permission its answer.

@@ -12,8 +12,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -55,7 +57,19 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	m.hist, m.past = hist, append([]string(nil), hist.Lines()...)
 	m.histAt = len(m.past)
 	m.addBlock(blockDim, "Enter sends · Alt-Enter or Ctrl-J: a new line · Esc stops a turn · PgUp/PgDn scroll · Ctrl-C twice or Ctrl-D quits")
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(opts.In), tea.WithOutput(opts.Out)}
+	// mm watches the signals itself (Bubble Tea's own handler would end a
+	// SIGTERM with status 0): SIGTERM closes the window with 143, a SIGINT
+	// is a Ctrl-C (the first stops the turn, the second quits with 130),
+	// as in the line mode.
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		for s := range sigs {
+			m.ev.post(signalMsg{s})
+		}
+	}()
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(opts.In), tea.WithOutput(opts.Out), tea.WithoutSignalHandler()}
 	if opts.Env != nil {
 		popts = append(popts, tea.WithEnvironment(opts.Env))
 	}
@@ -76,7 +90,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 		return 1
 	}
 	fmt.Fprintln(opts.Out, "[left the window mode: mm -tui opens a new one]")
-	return 0
+	return m.exitCode
 }
 
 func isKilled(err error) bool { return err == tea.ErrProgramKilled || err == tea.ErrInterrupted }
