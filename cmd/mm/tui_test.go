@@ -789,3 +789,24 @@ func TestTUIAskUser(t *testing.T) {
 		t.Errorf("the model read %q, want %q", got, want)
 	}
 }
+
+// A tool's output is folded to previewLines; Ctrl-O unfolds the last
+// folded one, and folds it again.
+func TestTUIUnfoldLastOutput(t *testing.T) {
+	srv := llmtest.New(t, call("bash", `{"command":"seq 1 30 | sed 's/^/out-/'"}`), llmtest.Turn{Text: "counted"})
+	cfg := writeConfig(t, t.TempDir(), "previewLines: 3\n")
+	s := startTUI(t, t.TempDir(), srv, nil, "-c", cfg)
+	s.wait("Ctrl-D quits")
+	s.send("count\r")
+	s.wait("counted")
+	s.wait("out-3")
+	s.wait("… 27 more line(s)")
+	s.wait("(Ctrl-O unfolds)")
+	if strings.Contains(s.screen(), "out-4\n") {
+		t.Errorf("out-4 shown before unfolding:\n%s", s.screen())
+	}
+	s.send("\x0f") // Ctrl-O
+	s.wait("out-30")
+	s.send("\x0f")
+	s.waitFor("folded again", func(scr string) bool { return !strings.Contains(scr, "out-30") })
+}

@@ -50,6 +50,8 @@ type block struct {
 	dirty bool
 	// folded: a reasoning the answer followed shows only its first lines.
 	folded bool
+	// unfolded: a tool's whole output shows (Ctrl-O), not its preview.
+	unfolded bool
 	// The lines of a streamed block's ended lines (up to stableAt in its
 	// text), laid out once for stableWidth: a new piece only lays out the
 	// line it extends.
@@ -232,7 +234,7 @@ func wrap(b *block, width int, noColor bool) []string {
 	plain := true
 	switch b.kind {
 	case blockTool:
-		text = toolText(b.tool)
+		text = toolText(b.tool, b.unfolded)
 	case blockLabel:
 		text, style, plain = termsafe.Text(b.text.String()), boldStyle, false
 	case blockDim, blockThink:
@@ -340,7 +342,7 @@ func ansiTruncate(s string, width int) string { return ansi.Truncate(s, width, "
 
 // toolText is `‣ bash <command>` with its status and duration, then the
 // folded output (already sanitised by the line mode's printer).
-func toolText(v callView) string {
+func toolText(v callView, unfolded bool) string {
 	name := v.name
 	if v.mcp != "" {
 		name = v.mcp
@@ -367,8 +369,14 @@ func toolText(v callView) string {
 		line += " · " + formatDuration(v.duration)
 	}
 	line = termsafe.Text(line)
-	if v.preview != "" {
+	switch {
+	case unfolded && v.full != "":
+		line += "\n" + v.full
+	case v.preview != "":
 		line += "\n" + v.preview
+		if v.full != "" {
+			line += "\n   (Ctrl-O unfolds)"
+		}
 	}
 	return line
 }
@@ -596,6 +604,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.ta.Value() == "" {
 			return tea.Quit
 		}
+	case "ctrl+o":
+		m.unfoldLast()
+		return nil
 	case "pgup":
 		m.layout()
 		m.vp.PageUp()
@@ -662,6 +673,17 @@ func (m *model) recall(back bool) {
 		m.ta.SetValue(m.past[at])
 	}
 	m.resize()
+}
+
+// unfoldLast shows the whole output of the last tool call that was
+// folded, or folds it again.
+func (m *model) unfoldLast() {
+	for i := len(m.blocks) - 1; i >= 0; i-- {
+		if b := m.blocks[i]; b.kind == blockTool && b.tool.full != "" {
+			b.unfolded, b.dirty, m.dirty = !b.unfolded, true, true
+			return
+		}
+	}
 }
 
 // interrupt is Ctrl-C (or SIGINT): the first stops the turn, the second

@@ -121,6 +121,7 @@ type callView struct {
 	done, failed, refused  bool
 	duration               time.Duration
 	preview                string // the folded output, already sanitised
+	full                   string // the whole output, for Ctrl-O ("" when preview is all of it)
 }
 
 // events carries the turn's messages to the window in their order. The
@@ -244,9 +245,18 @@ func view(c *agent.Call, done bool, previewLines int) callView {
 	if done {
 		v.failed, v.refused, v.duration = c.Failed, c.Refused, c.Duration
 		v.preview = printed(previewLines, func(p *ui.Printer) { p.ToolEnd(c) })
+		if previewLines > 0 && strings.Count(c.Output, "\n") >= previewLines {
+			// The output as the model read it (maxOutput), unfolded.
+			if full := printed(maxUnfolded, func(p *ui.Printer) { p.ToolEnd(c) }); full != v.preview {
+				v.full = full
+			}
+		}
 	}
 	return v
 }
+
+// maxUnfolded is how many lines Ctrl-O unfolds at most.
+const maxUnfolded = 10000
 
 // printed is what the line mode's printer writes, without colour: its
 // texts are sanitised there (termsafe), the window styles them itself.
