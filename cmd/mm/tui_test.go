@@ -810,3 +810,27 @@ func TestTUIUnfoldLastOutput(t *testing.T) {
 	s.send("\x0f")
 	s.waitFor("folded again", func(scr string) bool { return !strings.Contains(scr, "out-30") })
 }
+
+// /new forgets the conversation; /help lists the window's commands; the
+// others say they run in the line mode.
+func TestTUISlashCommands(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "first answer"}, llmtest.Turn{Text: "fresh answer"})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("one\r")
+	s.wait("first answer")
+	s.send("/help\r")
+	s.wait("start a new conversation")
+	s.send("/context\r")
+	s.wait("runs the others]")
+	s.send("/new\r")
+	s.wait("new conversation\n")
+	s.send("two\r")
+	s.wait("fresh answer")
+	msgs := srv.ChatRequests()[1].JSON["messages"].([]any)
+	for _, m := range msgs {
+		if c, _ := m.(map[string]any)["content"].(string); strings.Contains(c, "first answer") {
+			t.Errorf("the conversation before /new was sent again: %v", msgs)
+		}
+	}
+}

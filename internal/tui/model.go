@@ -756,7 +756,15 @@ func (m *model) submit() tea.Cmd {
 func (m *model) ask(question string) tea.Cmd {
 	if strings.HasPrefix(question, "/") {
 		m.addBlock(blockUser, question)
-		m.addBlock(blockDim, "[the window mode does not run slash commands yet: mm without -tui does]")
+		switch strings.TrimSpace(question) {
+		case "/new":
+			m.eng.Agent.Reset()
+			m.addBlock(blockDim, "new conversation")
+		case "/help":
+			m.addBlock(blockDim, windowHelp)
+		default:
+			m.addBlock(blockDim, "[the window mode runs /new, /help, /abort and /quit only so far: mm without -tui runs the others]")
+		}
 		return m.later()
 	}
 	m.addBlock(blockUser, question)
@@ -785,6 +793,13 @@ func (m *model) ask(question string) tea.Cmd {
 	m.vp.GotoBottom()
 	return tea.Batch(m.later(), tick())
 }
+
+// windowHelp is /help in the window.
+const windowHelp = `/new        start a new conversation (the history is forgotten)
+/abort      stop the running turn (Esc and Ctrl-C do the same)
+/quit       leave (Ctrl-D on an empty box does the same)
+Enter sends · Alt-Enter or Ctrl-J: a new line · ↑↓ the history · Ctrl-O unfolds the last output
+PgUp/PgDn, Home/End, the mouse wheel scroll · Esc stops a turn · Ctrl-C twice quits`
 
 type tickMsg struct{}
 
