@@ -834,3 +834,21 @@ func TestTUISlashCommands(t *testing.T) {
 		}
 	}
 }
+
+// A text question's default, written by the model, is shown inert in the
+// box (the box itself drops only C0 and C1 controls, not bidi ones).
+func TestTUIAskUserHostileDefault(t *testing.T) {
+	q := `{"questions":[{"question":"Name?","default":"ab\u202ecd"}]}`
+	srv := llmtest.New(t, call("ask_user", q), llmtest.Turn{Text: "ok"})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("ask\r")
+	s.wait("❓ Name?")
+	s.wait("ab<U+202E>cd")
+	s.mu.Lock()
+	raw := s.raw.String()
+	s.mu.Unlock()
+	if strings.Contains(raw, "\u202e") {
+		t.Error("a bidi control from the model reached the terminal raw")
+	}
+}

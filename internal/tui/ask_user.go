@@ -97,7 +97,9 @@ func (m *model) showQuestion() {
 	m.ta.Reset()
 	if q.Type == tools.QuestionText {
 		if q.HasDefault {
-			m.ta.SetValue(q.Default)
+			// The model wrote it: shown inert (the box drops C0 and C1
+			// controls itself, not the bidi ones), and sent as shown.
+			m.ta.SetValue(termsafe.Text(q.Default))
 		}
 		m.ta.Focus()
 	} else {
