@@ -852,3 +852,19 @@ func TestTUIAskUserHostileDefault(t *testing.T) {
 		t.Error("a bidi control from the model reached the terminal raw")
 	}
 }
+
+// The status line: the calls of the running turn, yolo, the sandbox.
+func TestTUIStatusLine(t *testing.T) {
+	srv := llmtest.New(t, call("bash", `{"command":"true"}`), call("bash", `{"command":"sleep 30"}`), llmtest.Turn{Text: "x"})
+	cfg := writeConfig(t, t.TempDir(), "sandbox:\n  mode: workspace\n")
+	s := startTUI(t, t.TempDir(), srv, nil, "-c", cfg)
+	s.wait("Ctrl-D quits")
+	if row := s.statusRow(); !strings.Contains(row, "yolo · sandbox workspace") {
+		t.Errorf("status line %q", row)
+	}
+	s.send("go\r")
+	s.wait("‣ bash sleep 30 · running")
+	s.waitFor("the calls counted", func(string) bool { return strings.Contains(s.statusRow(), "· 2 call(s) · Esc stops") })
+	s.send("\x1b")
+	s.wait("[turn stopped]")
+}

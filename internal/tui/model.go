@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mm/internal/agent"
+	"mm/internal/config"
 	"mm/internal/engine"
 	"mm/internal/repl"
 	"mm/internal/termsafe"
@@ -436,12 +437,19 @@ func (m *model) statusLine() string {
 		if s == "" {
 			s = "Thinking"
 		}
-		parts = append(parts, fmt.Sprintf("%s… %s · Esc stops", s, formatDuration(time.Since(m.turnStart))))
+		run := fmt.Sprintf("%s… %s", s, formatDuration(time.Since(m.turnStart)))
+		if n := len(m.tools); n > 0 {
+			run += fmt.Sprintf(" · %d call(s)", n)
+		}
+		parts = append(parts, run+" · Esc stops")
 	case m.summary != "":
 		parts = append(parts, m.summary)
 	}
 	if m.eng.Config.Yolo {
 		parts = append(parts, "yolo")
+	}
+	if sb := m.eng.Config.Sandbox.Mode; sb != "" && sb != config.SandboxOff && m.eng.Config.BashTool {
+		parts = append(parts, "sandbox "+sb)
 	}
 	return ansi.Truncate(termsafe.Text(strings.Join(parts, " · ")), m.w, "…")
 }
