@@ -23,6 +23,7 @@ import (
 	"mm/internal/procguard"
 	"mm/internal/repl"
 	"mm/internal/termsafe"
+	"mm/internal/tui"
 	"mm/internal/ui"
 	"mm/internal/version"
 	"mm/internal/webmd/fetchcmd"
@@ -51,7 +52,7 @@ Flags:
   -resume ID               go on with the saved conversation ID (/sessions lists them)
   -sandbox MODE            confine bash: off, workspace or read-only (wins over sandbox.mode; docs/security.md)
   -acp                     speak the Agent Client Protocol on stdin/stdout (an editor drives mm)
-  -tui                     full-screen mode (not available yet: mm falls back to line mode)
+  -tui                     the full-screen window mode (docs/window-mode.md); line mode without a terminal
   -version                 print the version and exit
   -h, -help                print this help and exit
 Every flag also takes two dashes: --json, --model NAME.
@@ -90,7 +91,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	fs.StringVar(&cfgPath, "config", "", "configuration file, in place of ./agent.yaml (always applied)")
 	fs.StringVar(&cfgPath, "c", "", "same as -config")
 	showVersion := fs.Bool("version", false, "print the version and exit")
-	tui := fs.Bool("tui", false, "full-screen mode")
+	tuiFlag := fs.Bool("tui", false, "full-screen mode")
 	resume := fs.String("resume", "", "go on with this saved conversation")
 	cont := fs.Bool("continue", false, "go on with the latest saved conversation")
 	acpMode := fs.Bool("acp", false, "speak the Agent Client Protocol on stdio")
@@ -225,16 +226,17 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return fail(oneshot.ExitUsage, "mm: -resume needs a session id (-continue takes the latest)")
 	}
 	if !promptSet {
-		notice := ""
-		if *tui || cfg.TUI {
-			notice = "[the full-screen mode (-tui) is not available yet: line mode]"
-		}
+		notice, window := windowMode(*tuiFlag || cfg.TUI, cfg, set["resume"] || *cont, stdin, stdout)
 		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg), Undo: true})
 		if err != nil {
 			warnFirst(cfg.Warnings)
 			return oneshot.ExitCode(err, stderr)
 		}
 		defer eng.Close() // the language servers stop with mm
+		if window {
+			return tui.Run(context.Background(), eng, tui.Options{In: stdin, Out: stdout,
+				Warnings: append(append(cfg.Warnings, eng.Warnings...), eng.SkillWarnings...)})
+		}
 		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice, Resume: *resume, Continue: *cont,
 			Warnings: append(append(cfg.Warnings, eng.Warnings...), eng.SkillWarnings...)})
 	}
@@ -311,4 +313,20 @@ func chdir(dir string) string {
 		return termsafe.Text(fmt.Sprintf("mm: -C %s: %v", dir, errors.Unwrap(err)))
 	}
 	return ""
+}
+
+// windowMode says whether the window mode (-tui, tui: true) starts, or the
+// notice of the line mode it falls back to: without a terminal on both
+// stdin and stdout, and, until the window saves sessions, with sessions on
+// (the line mode keeps the conversation; the window would lose it).
+func windowMode(asked bool, cfg *config.Config, resuming bool, stdin, stdout *os.File) (notice string, window bool) {
+	switch {
+	case !asked:
+		return "", false
+	case !term.IsTerminal(int(stdin.Fd())) || !term.IsTerminal(int(stdout.Fd())):
+		return "[the window mode (-tui) needs a terminal: line mode]", false
+	case cfg.Sessions.Enabled || resuming:
+		return "[the window mode (-tui) does not save sessions yet (sessions.enabled): line mode]", false
+	}
+	return "", true
 }

@@ -1,0 +1,42 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// BenchmarkStreamFrame is one frame of a streamed answer: a token added,
+// the conversation laid out again and drawn, with 2,000 lines above it.
+func BenchmarkStreamFrame(b *testing.B) {
+	m := testModel(b)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	for i := 0; i < 200; i++ {
+		m.addBlock(blockText, strings.Repeat("some earlier answer text, ", 30)+"\n"+strings.Repeat("x\n", 5))
+	}
+	m.stream(blockText, "start ")
+	m.layout()
+	for b.Loop() {
+		m.stream(blockText, "token ")
+		m.layout()
+		_ = m.View()
+	}
+}
+
+// BenchmarkStreamToken is one streamed token as the program handles it:
+// the message, then the view (Bubble Tea asks for one after every
+// message); a layout every third token (a frame at 200 tokens a second).
+func BenchmarkStreamToken(b *testing.B) {
+	m := testModel(b)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(flushMsg{})
+	i := 0
+	for b.Loop() {
+		m.Update(textMsg("word "))
+		if i++; i%3 == 0 {
+			m.Update(flushMsg{})
+		}
+		_ = m.View()
+	}
+}

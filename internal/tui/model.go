@@ -1,0 +1,862 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mm/internal/agent"
+	"mm/internal/config"
+	"mm/internal/engine"
+	"mm/internal/repl"
+	"mm/internal/termsafe"
+	"mm/internal/tools"
+	"mm/internal/ui"
+)
+
+type blockKind int
+
+const (
+	blockDim   blockKind = iota // mm's own lines: the banner, notices, summaries
+	blockUser                   // the user's question
+	blockLabel                  // `‣ mm [<acp.title>]` over an answer
+	blockText                   // the answer, streamed
+	blockThink                  // the reasoning, streamed, dimmed
+	blockTool                   // `‣ bash <command>` and its folded output
+	blockRed                    // an error
+)
+
+// block is one piece of the conversation. Its text is sanitised when it
+// is drawn (wrap), so a piece of an escape sequence split across two
+// streamed deltas is still shown inert.
+type block struct {
+	kind  blockKind
+	text  strings.Builder
+	tool  callView
+	lines []string // wrapped and styled, for width
+	width int
+	dirty bool
+	// folded: a reasoning the answer followed shows only its first lines.
+	folded bool
+	// unfolded: a tool's whole output shows (Ctrl-O), not its preview.
+	unfolded bool
+	// The lines of a streamed block's ended lines (up to stableAt in its
+	// text), laid out once for stableWidth: a new piece only lays out the
+	// line it extends.
+	stable      []string
+	stableAt    int
+	stableWidth int
+	start       int // its first line in model.lines
+}
+
+var (
+	dimStyle    = lipgloss.NewStyle().Faint(true)
+	redStyle    = lipgloss.NewStyle().Foreground(lipgloss.Red)
+	boldStyle   = lipgloss.NewStyle().Bold(true)
+	headStyle   = lipgloss.NewStyle().Reverse(true)
+	statusStyle = lipgloss.NewStyle().Faint(true)
+)
+
+type flushMsg struct{}
+
+// foldedThinking is how many lines a folded reasoning keeps.
+const foldedThinking = 2
+
+// frame is how often streamed text is laid out again: a token does not
+// cost a full layout of the conversation.
+const frame = 16 * time.Millisecond
+
+type model struct {
+	ctx context.Context
+	eng *engine.Engine
+	ev  *events // the turn's messages, in order (tui.go)
+	ui  *windowUI
+
+	w, h   int
+	vp     scroller
+	ta     textarea.Model
+	header string
+	name   string // `mm [<acp.title>]`
+
+	blocks  []*block
+	tools   map[string]*block // the tool blocks of the turn, by call id
+	lines   []string
+	dirty   bool // some block changed since the last layout
+	pending bool // a flushMsg is on its way
+
+	running   bool
+	turnStart time.Time
+	status    string
+	summary   string // the last turn's status line
+	turn      turnState
+	turns     sync.WaitGroup
+	next      string // a question sent during the turn, asked once it stops
+
+	perm      *permMsg
+	form      *form // ask_user's questions on screen (ask_user.go)
+	permShown time.Time
+	lastKey   time.Time
+	ctrlC     bool   // one Ctrl-C seen: the next one quits
+	panicked  string // a turn's panic, reported once the window is closed
+	exitCode  int    // mm's status once the window is closed
+
+	// hist is .mm/history, shared with the line mode; past are its
+	// questions and those of this window, histAt the one shown (len(past):
+	// the draft, kept in draft).
+	noColor bool // NO_COLOR: no styles, the reasoning marked instead
+
+	hist   *repl.History
+	past   []string
+	histAt int
+	draft  string
+}
+
+type panicMsg struct{ report string }
+
+// signalMsg is a SIGINT or SIGTERM mm received.
+type signalMsg struct{ sig os.Signal }
+
+func newModel(ctx context.Context, eng *engine.Engine) *model {
+	m := &model{ctx: ctx, eng: eng, tools: map[string]*block{}, w: 80, h: 24}
+	m.header = Header(eng.Config, eng.Provider.Name)
+	_, m.noColor = os.LookupEnv("NO_COLOR")
+	m.name = agentName(eng.Config)
+	m.ev = &events{wake: func(tea.Msg) {}}
+	m.ui = &windowUI{send: m.ev.post, showThinking: eng.Config.ShowThinking, previewLines: eng.Config.PreviewLines}
+	m.ta = textarea.New()
+	m.ta.Prompt = "› "
+	m.ta.ShowLineNumbers = false
+	m.ta.Placeholder = ""
+	m.ta.SetHeight(1)
+	m.ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
+	// The box in the terminal's own colours: the default styles paint the
+	// cursor line black, wrong on a light terminal.
+	st := m.ta.Styles()
+	plainState := textarea.StyleState{Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
+		Prompt: lipgloss.NewStyle(), EndOfBuffer: lipgloss.NewStyle(), Placeholder: dimStyle, Selection: lipgloss.NewStyle().Reverse(true)}
+	st.Focused, st.Blurred = plainState, plainState
+	m.ta.SetStyles(st)
+	m.ta.Focus()
+	m.resize()
+	return m
+}
+
+// Init lays the conversation out for the first frame.
+func (m *model) Init() tea.Cmd { return func() tea.Msg { return flushMsg{} } }
+
+func (m *model) addBlock(kind blockKind, text string) *block {
+	b := &block{kind: kind, dirty: true}
+	b.text.WriteString(text)
+	m.blocks = append(m.blocks, b)
+	m.dirty = true
+	return b
+}
+
+// stream appends a delta to the last block when it is of kind, else to a
+// new one.
+func (m *model) stream(kind blockKind, s string) {
+	if n := len(m.blocks); n > 0 && m.blocks[n-1].kind == kind {
+		b := m.blocks[n-1]
+		b.text.WriteString(s)
+		b.dirty = true
+		m.dirty = true
+		return
+	}
+	m.addBlock(kind, s)
+}
+
+// later asks for a layout at the next frame.
+func (m *model) later() tea.Cmd {
+	if !m.dirty || m.pending {
+		return nil
+	}
+	m.pending = true
+	return tea.Tick(frame, func(time.Time) tea.Msg { return flushMsg{} })
+}
+
+// layout wraps the changed blocks and hands the lines to the viewport,
+// which stays at the bottom if it was there.
+func (m *model) layout() {
+	if !m.dirty {
+		return
+	}
+	m.dirty = false
+	follow := m.vp.AtBottom()
+	first := -1
+	for i, b := range m.blocks {
+		if b.dirty || b.width != m.w {
+			if first < 0 {
+				first = i
+			}
+			b.lines = wrap(b, m.w, m.noColor)
+			b.width, b.dirty = m.w, false
+		}
+	}
+	if first < 0 {
+		return
+	}
+	cut := 0 // where the first changed block starts: after the last unchanged one
+	if first > 0 {
+		prev := m.blocks[first-1]
+		cut = prev.start + len(prev.lines)
+	}
+	m.lines = m.lines[:cut]
+	for _, b := range m.blocks[first:] {
+		b.start = len(m.lines)
+		m.lines = append(m.lines, b.lines...)
+	}
+	m.vp.SetLines(m.lines)
+	if follow {
+		m.vp.GotoBottom()
+	}
+}
+
+// wrap lays a block out for width columns: sanitised, wrapped, styled
+// line by line (a style never spans a line the viewport may cut).
+func wrap(b *block, width int, noColor bool) []string {
+	if b.kind == blockText || (b.kind == blockThink && !b.folded) {
+		return b.streamed(width, noColor)
+	}
+	var text string
+	style := lipgloss.Style{}
+	plain := true
+	switch b.kind {
+	case blockTool:
+		text = toolText(b.tool, b.unfolded)
+	case blockLabel:
+		text, style, plain = termsafe.Text(b.text.String()), boldStyle, false
+	case blockDim, blockThink:
+		text, style, plain = termsafe.Text(b.text.String()), dimStyle, false
+	case blockRed:
+		text, style, plain = termsafe.Text(b.text.String()), redStyle, false
+	case blockUser:
+		text = "› " + termsafe.Text(b.text.String())
+	default:
+		text = termsafe.Text(b.text.String())
+	}
+	text = strings.TrimRight(strings.ReplaceAll(text, "\t", "    "), "\n")
+	if width < 10 {
+		width = 10
+	}
+	if b.kind == blockThink && noColor {
+		width -= len([]rune(ui.ThinkingMark))
+	}
+	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
+	if b.folded && len(lines) > foldedThinking {
+		more := len(lines) - foldedThinking
+		lines = append(lines[:foldedThinking:foldedThinking], fmt.Sprintf("… %d more line(s) of thinking", more))
+	}
+	if b.kind == blockThink && noColor {
+		// Without colour to dim it, the reasoning is marked as the line
+		// mode marks it.
+		for i, l := range lines {
+			lines[i] = ui.ThinkingMark + l
+		}
+		plain = true
+	}
+	if !plain && !noColor {
+		for i, l := range lines {
+			lines[i] = style.Render(l)
+		}
+	}
+	return append(lines, "")
+}
+
+// maxLineShown is how much of one line of an answer is drawn: a line of
+// megabytes from the model would otherwise be laid out again at every
+// frame and fill thousands of rows. The rest is counted, not drawn (the
+// model's text is kept whole in the history).
+const maxLineShown = 16 << 10
+
+// streamed lays out an answer or a reasoning being streamed: the ended
+// lines once, the line still growing at each call.
+func (b *block) streamed(width int, noColor bool) []string {
+	if width < 10 {
+		width = 10
+	}
+	if width != b.stableWidth {
+		b.stable, b.stableAt, b.stableWidth = nil, 0, width
+	}
+	raw := b.text.String()
+	if end := strings.LastIndexByte(raw, '\n') + 1; end > b.stableAt {
+		for _, l := range strings.SplitAfter(raw[b.stableAt:end], "\n") {
+			if l != "" {
+				b.stable = append(b.stable, b.layLine(l, width, noColor)...)
+			}
+		}
+		b.stableAt = end
+	}
+	lines := b.stable[:len(b.stable):len(b.stable)]
+	if tail := raw[b.stableAt:]; tail != "" {
+		lines = append(lines, b.layLine(tail, width, noColor)...)
+	}
+	return append(lines, "")
+}
+
+// layLine is one line of a streamed block (with or without its "\n"):
+// sanitised, cut to maxLineShown, wrapped, styled.
+func (b *block) layLine(l string, width int, noColor bool) []string {
+	l = strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
+	more := 0
+	if len(l) > maxLineShown {
+		cut := maxLineShown
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		more, l = len(l)-cut, l[:cut]
+	}
+	text := strings.ReplaceAll(termsafe.Text(l), "\t", "    ")
+	if more > 0 {
+		text += fmt.Sprintf(" [… %d more bytes on this line]", more)
+	}
+	mark := b.kind == blockThink && noColor
+	if mark {
+		width -= utf8.RuneCountInString(ui.ThinkingMark)
+	}
+	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
+	for i, w := range lines {
+		switch {
+		case mark:
+			lines[i] = ui.ThinkingMark + w
+		case b.kind == blockThink && !noColor:
+			lines[i] = dimStyle.Render(w)
+		}
+	}
+	return lines
+}
+
+func ansiWrap(s string, width int) string     { return ansi.Wrap(s, width, "") }
+func ansiTruncate(s string, width int) string { return ansi.Truncate(s, width, "…") }
+
+// toolText is `‣ bash <command>` with its status and duration, then the
+// folded output (already sanitised by the line mode's printer).
+func toolText(v callView, unfolded bool) string {
+	name := v.name
+	if v.mcp != "" {
+		name = v.mcp
+	}
+	summary := strings.TrimSpace(v.summary)
+	if i := strings.IndexByte(summary, '\n'); i >= 0 {
+		summary = fmt.Sprintf("%s … (+%d line(s))", strings.TrimSpace(summary[:i]), strings.Count(summary[i:], "\n"))
+	}
+	status := "running"
+	switch {
+	case !v.done:
+	case v.refused:
+		status = "refused"
+	case v.failed:
+		status = "failed"
+	default:
+		status = "done"
+	}
+	line := fmt.Sprintf("‣ %s %s · %s", name, summary, status)
+	if v.name == "ask_user" && !v.done {
+		line = fmt.Sprintf("‣ %s %s … waiting for your answer", name, summary)
+	}
+	if v.done {
+		line += " · " + formatDuration(v.duration)
+	}
+	line = termsafe.Text(line)
+	switch {
+	case unfolded && v.full != "":
+		line += "\n" + v.full
+	case v.preview != "":
+		line += "\n" + v.preview
+		if v.full != "" {
+			line += "\n   (Ctrl-O unfolds)"
+		}
+	}
+	return line
+}
+
+func formatDuration(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// zone is what stands at the bottom: the permission zone or the input box.
+func (m *model) zone() string {
+	if m.form != nil {
+		return m.formZone()
+	}
+	if m.perm != nil {
+		text := m.perm.head + "\n" + m.perm.keys
+		lines := strings.Split(ansi.Wrap(text, m.w, ""), "\n")
+		// The zone never takes more than half the window: its head is the
+		// line mode's, which already folds a planned change.
+		if most := max(3, m.h/2); len(lines) > most {
+			lines = append(lines[:most-1], dimStyle.Render(fmt.Sprintf("… %d more line(s)", len(lines)-most+1)))
+		}
+		return strings.Join(lines, "\n")
+	}
+	return m.ta.View()
+}
+
+// resize gives the viewport what the header, the status line and the
+// zone leave.
+func (m *model) resize() {
+	follow := m.vp.AtBottom()
+	m.ta.SetWidth(m.w)
+	// The box grows with its lines, up to a third of the window.
+	m.ta.SetHeight(min(max(1, m.ta.LineCount()), max(1, m.h/3)))
+	zoneH := lipgloss.Height(m.zone())
+	m.vp.SetHeight(max(1, m.h-2-zoneH))
+	if follow {
+		m.vp.GotoBottom()
+	}
+}
+
+func (m *model) statusLine() string {
+	var parts []string
+	if !m.vp.AtBottom() {
+		// First: the rest may be cut to the width.
+		parts = append(parts, "scrolled up (End follows)")
+	}
+	switch {
+	case m.ctrlC:
+		parts = append(parts, "Ctrl-C again quits")
+	case m.perm != nil || m.form != nil:
+		parts = append(parts, "Waiting for your answer")
+	case m.running:
+		s := m.status
+		if s == "" {
+			s = "Thinking"
+		}
+		run := fmt.Sprintf("%s… %s", s, formatDuration(time.Since(m.turnStart)))
+		if n := len(m.tools); n > 0 {
+			run += fmt.Sprintf(" · %d call(s)", n)
+		}
+		parts = append(parts, run+" · Esc stops")
+	case m.summary != "":
+		parts = append(parts, m.summary)
+	}
+	if m.eng.Config.Yolo {
+		parts = append(parts, "yolo")
+	}
+	if sb := m.eng.Config.Sandbox.Mode; sb != "" && sb != config.SandboxOff && m.eng.Config.BashTool {
+		parts = append(parts, "sandbox "+sb)
+	}
+	return ansi.Truncate(termsafe.Text(strings.Join(parts, " · ")), m.w, "…")
+}
+
+// View draws what the last layout made: it runs after every message (a
+// streamed token too), the layout at most once a frame (flushMsg).
+func (m *model) View() tea.View {
+	head := ansi.Truncate(m.header, m.w, "…")
+	head += strings.Repeat(" ", max(0, m.w-ansi.StringWidth(head)))
+	content := headStyle.Render(head) + "\n" + m.vp.View() + "\n" + statusStyle.Render(m.statusLine()) + "\n" + m.zone()
+	v := tea.NewView(content)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	return v
+}
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	// Whatever changed the conversation is laid out at the next frame.
+	if later := m.later(); later != nil {
+		return m, tea.Batch(cmd, later)
+	}
+	return m, cmd
+}
+
+func (m *model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case drainMsg:
+		var cmds []tea.Cmd
+		for _, msg := range m.ev.take() {
+			cmds = append(cmds, m.update(msg))
+		}
+		return tea.Batch(cmds...)
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.dirty = true
+		m.resize()
+		m.layout()
+		return nil
+	case tickMsg:
+		if m.running {
+			return tick()
+		}
+		return nil
+	case flushMsg:
+		m.pending = false
+		m.layout()
+		return nil
+	case textMsg:
+		if n := len(m.blocks); n > 0 && m.blocks[n-1].kind == blockThink {
+			// The answer starts: the reasoning folds to its first lines.
+			b := m.blocks[n-1]
+			b.folded, b.dirty = true, true
+		}
+		m.stream(blockText, string(msg))
+	case thinkMsg:
+		m.stream(blockThink, string(msg))
+	case statusMsg:
+		m.status = string(msg)
+		return nil
+	case noticeMsg:
+		m.addBlock(blockDim, "· "+string(msg))
+	case toolMsg:
+		if b := m.tools[msg.c.id]; b != nil && msg.c.id != "" {
+			b.tool, b.dirty, m.dirty = msg.c, true, true
+		} else {
+			b := m.addBlock(blockTool, "")
+			b.tool = msg.c
+			m.tools[msg.c.id] = b
+		}
+	case permMsg:
+		m.perm = &msg
+		m.permShown = time.Now()
+		m.ta.Blur()
+		m.resize()
+	case askMsg:
+		m.openForm(msg)
+	case askCancelMsg:
+		if m.form != nil && m.form.reply == msg.reply {
+			m.closeForm(askReply{err: context.Canceled}, "cancelled (the turn stopped)")
+		}
+	case permCancelMsg:
+		if m.perm != nil && m.perm.reply == msg.reply {
+			m.closePerm("refused (the turn stopped)")
+		}
+	case turnDoneMsg:
+		return m.turnDone(msg)
+	case panicMsg:
+		m.panicked = msg.report
+		return tea.Quit
+	case signalMsg:
+		if msg.sig == syscall.SIGTERM {
+			m.exitCode = 128 + int(syscall.SIGTERM)
+			return tea.Quit
+		}
+		return m.interrupt()
+	case tea.MouseWheelMsg:
+		m.layout()
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			m.vp.Scroll(-3)
+		case tea.MouseWheelDown:
+			m.vp.Scroll(3)
+		}
+		return nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case tea.PasteMsg:
+		if m.perm == nil && (m.form == nil || m.form.qs[m.form.i].Type == tools.QuestionText) {
+			var cmd tea.Cmd
+			m.ta, cmd = m.ta.Update(msg)
+			m.resize()
+			return cmd
+		}
+		return nil
+	}
+	return nil
+}
+
+// key handles a key press: the window's own keys first, then the
+// permission zone's answers, then the input box.
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
+	now := time.Now()
+	quiet := m.lastKey.IsZero() || now.Sub(m.lastKey) >= repl.PermissionGuard
+	m.lastKey = now
+	s := k.String()
+	if s != "ctrl+c" {
+		m.ctrlC = false
+	}
+	switch s {
+	case "ctrl+c":
+		return m.interrupt()
+	}
+	if m.form != nil {
+		switch s {
+		case "ctrl+d":
+			m.closeForm(askReply{err: tools.ErrDeclined}, "declined")
+		case "pgup":
+			m.layout()
+			m.vp.PageUp()
+		case "pgdown":
+			m.layout()
+			m.vp.PageDown()
+		default:
+			cmd := m.formKey(k, now, quiet)
+			m.resize()
+			return cmd
+		}
+		return nil
+	}
+	switch s {
+	case "esc":
+		m.stopTurn()
+		return nil
+	case "ctrl+d":
+		if m.perm != nil {
+			m.answer(agent.Refuse) // as at the line mode's prompt
+			return nil
+		}
+		if m.ta.Value() == "" {
+			return tea.Quit
+		}
+	case "ctrl+o":
+		m.unfoldLast()
+		return nil
+	case "pgup":
+		m.layout()
+		m.vp.PageUp()
+		return nil
+	case "pgdown":
+		m.layout()
+		m.vp.PageDown()
+		return nil
+	case "home":
+		if m.ta.Value() == "" || m.perm != nil {
+			m.layout()
+			m.vp.GotoTop()
+			return nil
+		}
+	case "end":
+		if m.ta.Value() == "" || m.perm != nil {
+			m.layout()
+			m.vp.GotoBottom()
+			return nil
+		}
+	}
+	if m.perm != nil {
+		// The line mode's guard: only a key typed once the zone has been
+		// on screen a while, the keyboard quiet, answers it; any other
+		// key is ignored (the zone hides the box).
+		if r := []rune(k.Text); len(r) == 1 && quiet && now.Sub(m.permShown) >= repl.PermissionGuard {
+			if d, ok := repl.PermissionKey(r[0], m.perm.prefix); ok {
+				m.answer(d)
+			}
+		}
+		return nil
+	}
+	if s == "enter" {
+		return m.submit()
+	}
+	if (s == "up" && m.ta.Line() == 0) || (s == "down" && m.ta.Line() == m.ta.LineCount()-1) {
+		m.recall(s == "up")
+		return nil
+	}
+	var cmd tea.Cmd
+	m.ta, cmd = m.ta.Update(k)
+	m.resize()
+	return cmd
+}
+
+// recall shows the question before (or after) the one shown, through
+// the history; past the last one, the draft comes back.
+func (m *model) recall(back bool) {
+	at := m.histAt
+	if back && at > 0 {
+		at--
+	} else if !back && at < len(m.past) {
+		at++
+	} else {
+		return
+	}
+	if m.histAt == len(m.past) {
+		m.draft = m.ta.Value()
+	}
+	m.histAt = at
+	if at == len(m.past) {
+		m.ta.SetValue(m.draft)
+	} else {
+		m.ta.SetValue(m.past[at])
+	}
+	m.resize()
+}
+
+// unfoldLast shows the whole output of the last tool call that was
+// folded, or folds it again.
+func (m *model) unfoldLast() {
+	for i := len(m.blocks) - 1; i >= 0; i-- {
+		if b := m.blocks[i]; b.kind == blockTool && b.tool.full != "" {
+			b.unfolded, b.dirty, m.dirty = !b.unfolded, true, true
+			return
+		}
+	}
+}
+
+// interrupt is Ctrl-C (or SIGINT): the first stops the turn, the second
+// quits.
+func (m *model) interrupt() tea.Cmd {
+	if m.ctrlC {
+		m.exitCode = 130
+		return tea.Quit
+	}
+	m.ctrlC = true
+	m.stopTurn()
+	return nil
+}
+
+// answer gives the waiting permission its answer.
+func (m *model) answer(d agent.Decision) {
+	p := m.perm
+	p.reply <- d // buffered: the agent may have stopped waiting
+	m.closePerm(repl.PermissionWord(d, p.prefix))
+}
+
+func (m *model) closePerm(word string) {
+	m.perm = nil
+	m.addBlock(blockDim, "   → "+word)
+	// The box in the terminal's own colours: the default styles paint the
+	// cursor line black, wrong on a light terminal.
+	st := m.ta.Styles()
+	plainState := textarea.StyleState{Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
+		Prompt: lipgloss.NewStyle(), EndOfBuffer: lipgloss.NewStyle(), Placeholder: dimStyle, Selection: lipgloss.NewStyle().Reverse(true)}
+	st.Focused, st.Blurred = plainState, plainState
+	m.ta.SetStyles(st)
+	m.ta.Focus()
+	m.resize()
+}
+
+// submit sends what the box holds: a command of the window, or a question
+// (during a turn it stops the turn and is asked next, as in line mode).
+func (m *model) submit() tea.Cmd {
+	line := strings.TrimSpace(m.ta.Value())
+	m.ta.Reset()
+	m.resize()
+	if line != "" {
+		if n := len(m.past); n == 0 || m.past[n-1] != line {
+			m.past = append(m.past, line)
+		}
+		if m.hist != nil {
+			m.hist.Add(line)
+		}
+	}
+	m.histAt, m.draft = len(m.past), ""
+	switch line {
+	case "":
+		return nil
+	case "/quit", "/exit":
+		return tea.Quit
+	case "/abort":
+		m.stopTurn()
+		return nil
+	}
+	if m.running {
+		m.next = line
+		m.stopTurn()
+		return nil
+	}
+	return m.ask(line)
+}
+
+// ask starts a turn in its own goroutine; its events come back as
+// messages.
+func (m *model) ask(question string) tea.Cmd {
+	if strings.HasPrefix(question, "/") {
+		m.addBlock(blockUser, question)
+		switch strings.TrimSpace(question) {
+		case "/new":
+			m.eng.Agent.Reset()
+			m.addBlock(blockDim, "new conversation")
+		case "/help":
+			m.addBlock(blockDim, windowHelp)
+		default:
+			m.addBlock(blockDim, "[the window mode runs /new, /help, /abort and /quit only so far: mm without -tui runs the others]")
+		}
+		return m.later()
+	}
+	m.addBlock(blockUser, question)
+	m.addBlock(blockLabel, "‣ "+m.name)
+	m.running, m.turnStart, m.status = true, time.Now(), "Thinking"
+	m.tools = map[string]*block{}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.turn.mu.Lock()
+	m.turn.cancel = cancel
+	m.turn.mu.Unlock()
+	m.turns.Add(1)
+	go func() {
+		defer m.turns.Done()
+		defer cancel()
+		defer func() {
+			// A panic in the turn must not leave the terminal in the
+			// window's modes: the window closes first, Run reports it.
+			if r := recover(); r != nil {
+				m.ev.post(panicMsg{fmt.Sprintf("%v\n%s", r, debug.Stack())})
+			}
+		}()
+		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
+		window, _ := m.eng.Window(m.ctx) // asked once per model, then kept
+		m.ev.post(turnDoneMsg{res, err, window})
+	}()
+	m.vp.GotoBottom()
+	return tea.Batch(m.later(), tick())
+}
+
+// windowHelp is /help in the window.
+const windowHelp = `/new        start a new conversation (the history is forgotten)
+/abort      stop the running turn (Esc and Ctrl-C do the same)
+/quit       leave (Ctrl-D on an empty box does the same)
+Enter sends · Alt-Enter or Ctrl-J: a new line · ↑↓ the history · Ctrl-O unfolds the last output
+PgUp/PgDn, Home/End, the mouse wheel scroll · Esc stops a turn · Ctrl-C twice quits`
+
+type tickMsg struct{}
+
+// tick redraws the status line's clock while a turn runs.
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *model) stopTurn() {
+	m.turn.mu.Lock()
+	defer m.turn.mu.Unlock()
+	if m.turn.cancel != nil {
+		m.turn.cancel()
+	}
+}
+
+func (m *model) turnDone(d turnDoneMsg) tea.Cmd {
+	m.running = false
+	m.turn.mu.Lock()
+	m.turn.cancel = nil
+	m.turn.mu.Unlock()
+	if m.perm != nil {
+		m.closePerm("refused (the turn stopped)")
+	}
+	if m.form != nil {
+		m.closeForm(askReply{err: context.Canceled}, "cancelled (the turn stopped)")
+	}
+	switch {
+	case d.err == nil:
+	case errors.Is(d.err, context.Canceled):
+		m.addBlock(blockDim, "[turn stopped]")
+	default:
+		m.addBlock(blockRed, d.err.Error())
+	}
+	m.summary = ""
+	if d.res != nil && (d.err == nil || len(d.res.Calls) > 0) {
+		m.summary = ui.Summary(d.res)
+		m.addBlock(blockDim, m.summary)
+	}
+	if n := d.res; n != nil && n.Usage.Input > 0 {
+		if w := d.window; w > 0 {
+			m.summary += fmt.Sprintf(" · context %s/%s (%d%%)", ui.Tokens(n.Usage.Input), ui.Tokens(w), n.Usage.Input*100/w)
+		} else {
+			m.summary += " · context " + ui.Tokens(n.Usage.Input)
+		}
+	}
+	if q := m.next; q != "" {
+		m.next = ""
+		return m.ask(q)
+	}
+	return m.later()
+}
