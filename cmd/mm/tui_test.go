@@ -868,3 +868,45 @@ func TestTUIStatusLine(t *testing.T) {
 	s.send("\x1b")
 	s.wait("[turn stopped]")
 }
+
+// /undo in the window puts back what the last turn changed, bash's
+// changes too, and tells the model; /redo takes it back.
+func TestTUIUndo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("before\n"), 0o644)
+	srv := llmtest.New(t,
+		call("bash", `{"command":"echo after > keep.txt && echo new > made.txt"}`), llmtest.Turn{Text: "changed"},
+		llmtest.Turn{Text: "noted"},
+	)
+	s := startTUI(t, dir, srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("change them\r")
+	s.wait("changed")
+	if b, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(b) != "after\n" {
+		t.Fatalf("the command did not run: %q", b)
+	}
+	s.send("/undo\r")
+	s.wait("/redo takes it back")
+	if b, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(b) != "before\n" {
+		t.Errorf("keep.txt not put back: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
+		t.Error("made.txt not removed")
+	}
+	s.send("/redo\r")
+	s.wait("redid")
+	if b, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(b) != "after\n" {
+		t.Errorf("/redo: keep.txt %q", b)
+	}
+	s.send("next\r")
+	s.wait("noted")
+	reqs := srv.ChatRequests()
+	msgs := reqs[len(reqs)-1].JSON["messages"].([]any)
+	last, _ := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	if !strings.Contains(last, "[The user ran /undo") || !strings.Contains(last, "[The user ran /redo") {
+		t.Errorf("the model was not told: %q", last)
+	}
+}

@@ -770,8 +770,10 @@ func (m *model) ask(question string) tea.Cmd {
 			m.addBlock(blockDim, "new conversation")
 		case "/help":
 			m.addBlock(blockDim, windowHelp)
+		case "/undo", "/redo":
+			m.addBlock(blockDim, m.undo(strings.TrimSpace(question) == "/redo"))
 		default:
-			m.addBlock(blockDim, "[the window mode runs /new, /help, /abort and /quit only so far: mm without -tui runs the others]")
+			m.addBlock(blockDim, "[the window mode runs /new, /undo, /redo, /help, /abort and /quit only so far: mm without -tui runs the others]")
 		}
 		return m.later()
 	}
@@ -802,8 +804,35 @@ func (m *model) ask(question string) tea.Cmd {
 	return tea.Batch(m.later(), tick())
 }
 
+// undo is /undo and /redo, as ACP runs them: nobody is asked in the
+// middle of a command here yet, so a file changed after the turn (it
+// differs from what the turn left) is kept as it is, and the report names
+// it. The next request tells the model.
+func (m *model) undo(redo bool) string {
+	t := m.eng.Undo
+	if why := t.Unavailable(); why != "" {
+		return "[/undo is unavailable: " + termsafe.Text(why) + "]"
+	}
+	op := t.Undo
+	if redo {
+		op = t.Redo
+	}
+	rep, err := op(nil)
+	text := rep.Text()
+	switch {
+	case err != nil && !rep.Changed():
+		text = "[error: " + strings.Trim(err.Error(), "[]") + " — no file was changed]"
+	case err != nil:
+		text = "[error: " + strings.Trim(err.Error(), "[]") + "]\n" + text
+	}
+	m.eng.Agent.AddNote(rep.Note())
+	return termsafe.Text(text)
+}
+
 // windowHelp is /help in the window.
 const windowHelp = `/new        start a new conversation (the history is forgotten)
+/undo       put back the files the last turn that changed some changed (bash's too); again: one more turn back
+/redo       take the last /undo back
 /abort      stop the running turn (Esc and Ctrl-C do the same)
 /quit       leave (Ctrl-D on an empty box does the same)
 Enter sends · Alt-Enter or Ctrl-J: a new line · ↑↓ the history · Ctrl-O unfolds the last output
