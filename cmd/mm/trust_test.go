@@ -525,3 +525,14 @@ func TestTrustURLShownInASCII(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// With no model chosen, the one the server serves is taken: /config says
+// so rather than "built-in".
+func TestConfigCommandServedModel(t *testing.T) {
+	srv := llmtest.New(t)
+	s := startREPL(t, t.TempDir(), srv, nil)
+	s.ask("/config")
+	s.expect("(the server's only model)")
+	s.send("\x04")
+	s.exit()
+}

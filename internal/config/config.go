@@ -88,6 +88,9 @@ type Config struct {
 	// or -m): without it, a server that serves one model gets that one
 	// named instead of the built-in default.
 	ModelSet bool `yaml:"-"`
+	// ModelServed says Model is the one model the server serves, taken
+	// because none was chosen (/config names it as the origin).
+	ModelServed bool `yaml:"-"`
 	// SkillsDirSet says the file gives skillsDir: only then is a
 	// directory without skills worth a warning.
 	SkillsDirSet bool `yaml:"-"`

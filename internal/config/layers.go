@@ -339,6 +339,9 @@ func (c *Config) origin(key string) string {
 	if key == "model" && l.opts.Model != "" {
 		return "flag -m"
 	}
+	if key == "model" && c.ModelServed {
+		return "the server's only model"
+	}
 	if key == "sandbox.mode" && l.opts.Sandbox != "" {
 		return "flag -sandbox"
 	}

@@ -138,7 +138,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 		// is told, and shown, the one it serves; with several the default
 		// stays, and the start-up warning lists them.
 		if only := ep.OnlyModel(); only != "" {
-			cfg.Model = only
+			cfg.Model, cfg.ModelServed = only, true
 		}
 	}
 	client := &llm.Client{Provider: p, BaseURL: ep.BaseURL, Model: cfg.Model, APIKey: apiKey, Sampling: cfg.Sampling, HTTP: httpClient}

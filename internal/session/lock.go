@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"mm/internal/ownfile"
 )
 
 // A session is written by one mm at a time. The mm that writes a session
@@ -43,6 +45,29 @@ func (st *Store) Lock(id string) (*Lock, error) {
 		return nil, err
 	}
 	return &Lock{f: f, path: path}, nil
+}
+
+// lockFile opens path and takes an exclusive lock on it without waiting
+// (tryLock, per platform). A lock taken on a file its holder removed
+// meanwhile (Release) is no lock: it tries again on the new file.
+func lockFile(path string) (*os.File, error) {
+	for range 10 {
+		f, err := ownfile.OpenLock(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := tryLock(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		fi, err1 := f.Stat()
+		li, err2 := os.Lstat(path)
+		if err1 == nil && err2 == nil && os.SameFile(fi, li) {
+			return f, nil
+		}
+		f.Close()
+	}
+	return nil, ErrInUse
 }
 
 // Release gives the session up (nil does nothing). The lock file goes

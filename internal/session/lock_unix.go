@@ -7,32 +7,14 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
-
-	"mm/internal/ownfile"
 )
 
-// lockFile opens path and takes an exclusive flock on it without
-// waiting. A lock taken on a file its holder removed meanwhile (Release)
-// is no lock: it tries again on the new file.
-func lockFile(path string) (*os.File, error) {
-	for range 10 {
-		f, err := ownfile.OpenLock(path)
-		if err != nil {
-			return nil, err
-		}
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-			f.Close()
-			if errors.Is(err, unix.EWOULDBLOCK) {
-				return nil, ErrInUse
-			}
-			return nil, err
-		}
-		fi, err1 := f.Stat()
-		li, err2 := os.Lstat(path)
-		if err1 == nil && err2 == nil && os.SameFile(fi, li) {
-			return f, nil
-		}
-		f.Close()
+// tryLock takes an exclusive flock on f without waiting: ErrInUse when
+// another process holds it. The kernel drops it when the process ends.
+func tryLock(f *os.File) error {
+	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	if errors.Is(err, unix.EWOULDBLOCK) {
+		return ErrInUse
 	}
-	return nil, ErrInUse
+	return err
 }
