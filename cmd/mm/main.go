@@ -226,7 +226,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return fail(oneshot.ExitUsage, "mm: -resume needs a session id (-continue takes the latest)")
 	}
 	if !promptSet {
-		notice, window := windowMode(*tuiFlag || cfg.TUI, cfg, set["resume"] || *cont, stdin, stdout)
+		notice, window := windowMode(*tuiFlag || cfg.TUI, stdin, stdout)
 		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg), Undo: true})
 		if err != nil {
 			warnFirst(cfg.Warnings)
@@ -234,7 +234,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		}
 		defer eng.Close() // the language servers stop with mm
 		if window {
-			return tui.Run(context.Background(), eng, tui.Options{In: stdin, Out: stdout,
+			return tui.Run(context.Background(), eng, tui.Options{In: stdin, Out: stdout, Resume: *resume, Continue: *cont,
 				Warnings: append(append(cfg.Warnings, eng.Warnings...), eng.SkillWarnings...)})
 		}
 		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice, Resume: *resume, Continue: *cont,
@@ -317,16 +317,13 @@ func chdir(dir string) string {
 
 // windowMode says whether the window mode (-tui, tui: true) starts, or the
 // notice of the line mode it falls back to: without a terminal on both
-// stdin and stdout, and, until the window saves sessions, with sessions on
-// (the line mode keeps the conversation; the window would lose it).
-func windowMode(asked bool, cfg *config.Config, resuming bool, stdin, stdout *os.File) (notice string, window bool) {
+// stdin and stdout.
+func windowMode(asked bool, stdin, stdout *os.File) (notice string, window bool) {
 	switch {
 	case !asked:
 		return "", false
 	case !term.IsTerminal(int(stdin.Fd())) || !term.IsTerminal(int(stdout.Fd())):
 		return "[the window mode (-tui) needs a terminal: line mode]", false
-	case cfg.Sessions.Enabled || resuming:
-		return "[the window mode (-tui) does not save sessions yet (sessions.enabled): line mode]", false
 	}
 	return "", true
 }

@@ -112,6 +112,9 @@ func describe(name string, e config.MMConfig) (tools.AgentInfo, time.Duration) {
 			// here could be wrong, so no name is shown.
 			info.Model = ""
 		}
+		if cfg.ACP.Title != "" && cfg.ACP.Title != config.DefaultACPTitle {
+			info.Title = strings.TrimSpace(cfg.ACP.Title)
+		}
 		if info.Role == "" && cfg.ACP.Title != "" && cfg.ACP.Title != config.DefaultACPTitle {
 			info.Role = cfg.ACP.Title
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mm/internal/agent"
+	"mm/internal/engine"
 	"mm/internal/tools"
 	"mm/internal/ui"
 )
@@ -99,34 +100,78 @@ const (
 // agent, the prompt and whether the conversation goes with it; ok false
 // when the line is no such command for an agent of mmConfigs.
 func (r *REPL) askCommand(line string) (name, prompt string, withContext, ok bool) {
-	if r.eng.Agents == nil {
-		return "", "", false, false
+	a, ok := ParseAsk(r.eng.Agents, line)
+	return a.Name, a.Prompt, a.WithContext, ok
+}
+
+// Ask is one /ask-<name> or /ask-with-context-<name> command.
+type Ask struct {
+	Line         string // the command as typed, trimmed
+	Name, Prompt string
+	WithContext  bool
+}
+
+// ParseAsk reads an /ask command for an agent of agents (nil: none); ok
+// false when the line is none.
+func ParseAsk(agents tools.AgentAsker, line string) (a Ask, ok bool) {
+	if agents == nil {
+		return Ask{}, false
 	}
 	line = strings.TrimSpace(line)
+	a.Line = line
 	head, rest, _ := strings.Cut(line, " ")
 	switch {
 	case strings.HasPrefix(head, askContextPrefix):
-		name, withContext = strings.TrimPrefix(head, askContextPrefix), true
+		a.Name, a.WithContext = strings.TrimPrefix(head, askContextPrefix), true
 	case strings.HasPrefix(head, askPrefix):
-		name = strings.TrimPrefix(head, askPrefix)
+		a.Name = strings.TrimPrefix(head, askPrefix)
 	default:
-		return "", "", false, false
+		return Ask{}, false
 	}
-	for _, a := range r.eng.Agents.Agents() {
-		if a.Name == name {
-			return name, strings.TrimSpace(rest), withContext, true
+	for _, info := range agents.Agents() {
+		if info.Name == a.Name {
+			a.Prompt = strings.TrimSpace(rest)
+			return a, true
 		}
 	}
-	return "", "", false, false
+	return Ask{}, false
 }
 
-// askHelp is the /help lines of the ask commands.
-func (r *REPL) askHelp() string {
-	if r.eng.Agents == nil {
+// Head is the line an /ask starts with: `🗣 ask_agent: <agent>
+// (<provider>/<model>) — <the prompt's first line>`.
+func (a Ask) Head(agents tools.AgentAsker) string {
+	shown := a.Name
+	for _, info := range agents.Agents() {
+		if info.Name == a.Name && info.Model != "" {
+			shown = fmt.Sprintf("%s (%s/%s)", a.Name, info.Provider, info.Model)
+		}
+	}
+	first, _, _ := strings.Cut(a.Prompt, "\n")
+	return fmt.Sprintf("%s ask_agent: %s — %s", ui.Icon(tools.AskAgentName), shown, first)
+}
+
+// Run asks the agent, its work shown through facade (a
+// tools.AgentWatcher), and adds the exchange to eng's history when the
+// agent answered: the model reads it on the next question.
+func (a Ask) Run(ctx context.Context, eng *engine.Engine, facade any) tools.AgentReply {
+	req := tools.AgentRequest{Agent: a.Name, Prompt: a.Prompt, Cwd: eng.Cwd}
+	if a.WithContext {
+		req.History = eng.Agent.History()
+	}
+	reply := eng.Agents.Ask(tools.WithFacade(ctx, facade), req)
+	if stopped := errors.Is(ctx.Err(), context.Canceled) && reply.Answer == ""; !stopped && (reply.Answer != "" || !reply.Failed) {
+		eng.Agent.AddExchange(a.Line, a.Name+" answered:\n"+reply.Text)
+	}
+	return reply
+}
+
+// AskHelp is the /help lines of the ask commands ("" without agents).
+func AskHelp(agents tools.AgentAsker) string {
+	if agents == nil {
 		return ""
 	}
 	var names []string
-	for _, a := range r.eng.Agents.Agents() {
+	for _, a := range agents.Agents() {
 		names = append(names, a.Name)
 	}
 	sort.Strings(names)
@@ -134,27 +179,20 @@ func (r *REPL) askHelp() string {
 		"", "/ask-with-context-NAME PROMPT: the same, this conversation sent before the prompt")
 }
 
+// askHelp is the /help lines of the ask commands.
+func (r *REPL) askHelp() string { return AskHelp(r.eng.Agents) }
+
 // slashAsk runs /ask-<name> as a turn, and reports whether line was one.
 func (r *REPL) slashAsk(ctx context.Context, line string) bool {
-	name, prompt, withContext, ok := r.askCommand(line)
+	a, ok := ParseAsk(r.eng.Agents, line)
 	if !ok {
 		return false
 	}
-	req := tools.AgentRequest{Agent: name, Prompt: prompt, Cwd: r.eng.Cwd}
-	if withContext {
-		req.History = r.eng.Agent.History()
-	}
-	shown := name
-	for _, a := range r.eng.Agents.Agents() {
-		if a.Name == name && a.Model != "" {
-			shown = fmt.Sprintf("%s (%s/%s)", name, a.Provider, a.Model)
-		}
-	}
-	first, _, _ := strings.Cut(prompt, "\n")
-	r.p.Line(fmt.Sprintf("%s ask_agent: %s — %s", ui.Icon(tools.AskAgentName), shown, first))
+	name := a.Name
+	r.p.Line(a.Head(r.eng.Agents))
 	r.p.Status(name + " is working")
 	start := time.Now()
-	reply := r.eng.Agents.Ask(tools.WithFacade(ctx, &replUI{r: r}), req)
+	reply := a.Run(ctx, r.eng, &replUI{r: r})
 	r.p.Finish()
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled) && reply.Answer == "":
@@ -169,10 +207,6 @@ func (r *REPL) slashAsk(ctx context.Context, line string) bool {
 	// The turn's summary line: this agent made no model call, so it is
 	// the time the ask took.
 	r.p.DimLine(ui.Summary(&agent.Result{Elapsed: time.Since(start)}))
-	if reply.Answer != "" || !reply.Failed {
-		// An /ask exchange: the model reads it on the next question.
-		r.eng.Agent.AddExchange(strings.TrimSpace(line), name+" answered:\n"+reply.Text)
-	}
 	r.afterTurn(nil)
 	return true
 }

@@ -72,7 +72,7 @@ type REPL struct {
 	// allow for the session with p ("" = no p key); guarded by mu.
 	permPrefix string
 
-	sess sessions // sessions.go
+	sess *Sessions // sessions.go
 
 	// rl is the line editor of the terminal session (nil in the plain
 	// one): /undo asks its question there.
@@ -91,7 +91,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	r := &REPL{eng: eng, opts: opts, p: ui.NewPrinter(opts.Out, opts.Out, cfg.ShowThinking, cfg.PreviewLines), fd: int(opts.In.Fd()), now: time.Now}
 	defer r.p.Close()
 	r.initSessions()
-	defer func() { r.sess.lock.Release() }() // the lock file goes with mm
+	defer func() { r.sess.Close() }() // the lock file goes with mm
 	if term.IsTerminal(r.fd) && term.IsTerminal(int(opts.Out.Fd())) {
 		r.banner(ctx, "/help for commands · Esc or Ctrl-C stops a turn · Ctrl-D quits")
 		r.resumeAtStart()

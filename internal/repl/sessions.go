@@ -5,19 +5,27 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/firebase/genkit/go/ai"
 
+	"mm/internal/engine"
 	"mm/internal/session"
 )
 
-// sessions is the line mode's side of sessions.enabled: the conversation
-// saved after each turn and /new, /sessions, /resume, and -resume or
-// -continue at start.
-type sessions struct {
+// Sessions is sessions.enabled for a terminal facade (the line mode and
+// the window): the conversation saved during and after each turn, /new,
+// /sessions, /resume, and -resume or -continue at start. A nil *Sessions
+// is sessions off.
+type Sessions struct {
+	eng   *engine.Engine
 	store *session.Store // nil when sessions are off
-	cur   *session.Session
+	// warn shows a failed save (once): the facade's red line.
+	warn func(string)
+
+	mu  sync.Mutex
+	cur *session.Session
 	// lock is cur held by this mm (session.Lock); nil when none could be
 	// taken.
 	lock *session.Lock
@@ -29,108 +37,157 @@ type sessions struct {
 // sessionsOff is what /sessions and /resume say without sessions.enabled.
 const sessionsOff = "sessions are off — set sessions.enabled: true in the configuration to keep conversations"
 
-func (r *REPL) initSessions() {
-	c := r.eng.Config.Sessions
+// NewSessions hooks the saves into eng's agent when sessions are on; warn
+// shows a failed save, once. Its methods run on the facade's goroutines
+// one at a time (a turn's checkpoints, then its end, then a command).
+func NewSessions(eng *engine.Engine, warn func(string)) *Sessions {
+	s := &Sessions{eng: eng, warn: warn}
+	c := eng.Config.Sessions
 	if c.Enabled {
-		r.sess.store = &session.Store{Base: r.eng.Root, Dir: c.Dir}
+		s.store = &session.Store{Base: eng.Root, Dir: c.Dir}
 		// A failed compression, /compact's or the automatic one before a
 		// question, goes to the session's errors (saved with the turn, or
 		// by /compact).
-		r.eng.Agent.OnCompactionFailed(func(err error) {
-			r.recordError(session.WhereCompression, strings.Trim(err.Error(), "[]"))
+		eng.Agent.OnCompactionFailed(func(err error) {
+			s.RecordError(session.WhereCompression, strings.Trim(err.Error(), "[]"))
 		})
 		// During a turn, after the question, before each tool call and after
 		// its result: a kill -9 mid-turn loses nothing said or run.
-		r.eng.Agent.OnCheckpoint(r.checkpoint)
+		eng.Agent.OnCheckpoint(s.checkpoint)
 	}
+	return s
+}
+
+// Enabled says whether conversations are saved.
+func (s *Sessions) Enabled() bool { return s != nil && s.store != nil }
+
+// ID is the session the conversation is saved in, "" before the first
+// save (or with sessions off).
+func (s *Sessions) ID() string {
+	if !s.Enabled() {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil {
+		return ""
+	}
+	return s.cur.ID
 }
 
 // checkpoint writes the conversation as it stands during a turn, the
 // running question counted (the end of the turn writes it again, whole).
-func (r *REPL) checkpoint(history []*ai.Message) {
-	s := *r.current()
-	s.Turns++
-	r.write(&s, history)
+func (s *Sessions) checkpoint(history []*ai.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := *s.current()
+	c.Turns++
+	s.write(&c, history)
 }
 
 // current is the session the conversation is saved in, started on first
-// use.
-func (r *REPL) current() *session.Session {
-	if r.sess.cur == nil {
-		r.sess.cur = session.New(time.Now(), r.eng.Config.Model, r.eng.Config.Provider, r.eng.Cwd)
-		r.sess.lock, _ = r.sess.store.Lock(r.sess.cur.ID)
+// use (s.mu held).
+func (s *Sessions) current() *session.Session {
+	if s.cur == nil {
+		cfg := s.eng.Config
+		s.cur = session.New(time.Now(), cfg.Model, cfg.Provider, s.eng.Cwd)
+		s.lock, _ = s.store.Lock(s.cur.ID)
 	}
-	return r.sess.cur
+	return s.cur
 }
 
-// afterTurn saves the conversation once a question has run, with the
+// AfterTurn saves the conversation once a question has run, with the
 // turn's error when one was shown (a stop by mm — the loop detector, the
 // watchdog — included; a turn the user stopped is no error).
-func (r *REPL) afterTurn(err error) {
-	if r.sess.store == nil {
+func (s *Sessions) AfterTurn(err error) {
+	if !s.Enabled() {
 		return
 	}
-	s := r.current()
-	s.Turns++
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.current()
+	c.Turns++
 	if err != nil && !errors.Is(err, context.Canceled) {
-		s.AddError(session.WhereGeneration, err.Error(), time.Now())
+		c.AddError(session.WhereGeneration, err.Error(), time.Now())
 	}
-	r.saveSession()
+	s.save()
 }
 
-// saveSession writes the current session with the agent's history.
-func (r *REPL) saveSession() {
-	if r.sess.store == nil || r.sess.cur == nil {
+// Save writes the current session with the agent's history.
+func (s *Sessions) Save() {
+	if !s.Enabled() {
 		return
 	}
-	r.write(r.sess.cur, r.eng.Agent.History())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.save()
 }
 
-// write saves s with the history given; a failure is told once.
-func (r *REPL) write(s *session.Session, history []*ai.Message) {
+func (s *Sessions) save() {
+	if s.cur == nil {
+		return
+	}
+	s.write(s.cur, s.eng.Agent.History())
+}
+
+// write saves c with the history given; a failure is told once.
+func (s *Sessions) write(c *session.Session, history []*ai.Message) {
 	msgs, err := session.FromHistory(history)
 	if err == nil {
-		s.Messages = msgs
-		s.Updated = time.Now()
-		s.Model = r.eng.Config.Model
-		err = r.sess.store.Save(s)
+		c.Messages = msgs
+		c.Updated = time.Now()
+		c.Model = s.eng.Config.Model
+		err = s.store.Save(c)
 	}
-	if err != nil && !r.sess.failed {
-		r.sess.failed = true
-		r.p.RedLine(fmt.Sprintf("[%v — the conversation is not saved]", err))
+	if err != nil && !s.failed {
+		s.failed = true
+		s.warn(fmt.Sprintf("[%v — the conversation is not saved]", err))
 	}
 }
 
-// newConversation is /new: the old conversation is written a last time,
+// NewConversation is /new: the old conversation is written a last time,
 // and the next turn starts a session of its own.
-func (r *REPL) newConversation() {
-	r.saveSession()
-	r.release()
+func (s *Sessions) NewConversation() {
+	if !s.Enabled() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.save()
+	s.release()
+}
+
+// Close gives the session up as mm leaves (its lock file goes).
+func (s *Sessions) Close() {
+	if !s.Enabled() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.release()
 }
 
 // release gives the current session up: the next turn starts another.
-func (r *REPL) release() {
-	r.sess.lock.Release()
-	r.sess.cur, r.sess.lock = nil, nil
+func (s *Sessions) release() {
+	s.lock.Release()
+	s.cur, s.lock = nil, nil
 }
 
-// listSessions is /sessions: newest first, one line each.
-func (r *REPL) listSessions() {
-	if r.sess.store == nil {
-		r.p.Line(sessionsOff)
-		return
+// List is /sessions: newest first, one line each; red says the text is
+// an error.
+func (s *Sessions) List() (text string, red bool) {
+	if !s.Enabled() {
+		return sessionsOff, false
 	}
-	list, err := r.sess.store.List()
+	list, err := s.store.List()
 	if err != nil {
-		r.p.RedLine(err.Error())
-		return
+		return err.Error(), true
 	}
 	if len(list) == 0 {
-		r.p.Line(fmt.Sprintf("no session in %s yet", r.sess.store.Path()))
-		return
+		return fmt.Sprintf("no session in %s yet", s.store.Path()), false
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "sessions in %s, newest first (/resume ID):", r.sess.store.Path())
+	fmt.Fprintf(&b, "sessions in %s, newest first (/resume ID):", s.store.Path())
 	for _, e := range list {
 		when := e.Updated.Local().Format("2006-01-02 15:04")
 		if e.Foreign {
@@ -143,51 +200,65 @@ func (r *REPL) listSessions() {
 			fmt.Fprintf(&b, "\n  %s  %s  (does not load: %v)", e.ID, when, e.Err)
 			continue
 		}
-		s := e.Session
-		fmt.Fprintf(&b, "\n  %s  %s  %s  %s  %s", e.ID, when, plural(s.Turns, "turn"), s.Model, firstLine(s.FirstQuestion(), 60))
+		c := e.Session
+		fmt.Fprintf(&b, "\n  %s  %s  %s  %s  %s", e.ID, when, plural(c.Turns, "turn"), c.Model, firstLine(c.FirstQuestion(), 60))
 	}
-	r.p.Line(b.String())
+	return b.String(), false
 }
 
-// resume is /resume [ID], -resume ID and -continue: the session id (""
+// Resume is /resume [ID], -resume ID and -continue: the session id (""
 // for the latest) becomes the conversation. A session that does not load
-// leaves the conversation as it was; the failure is recorded.
-func (r *REPL) resume(id string) {
-	if r.sess.store == nil {
-		r.p.Line(sessionsOff)
-		return
+// leaves the conversation as it was; the failure is recorded. It returns
+// the line to show, red when it failed.
+func (s *Sessions) Resume(id string) (text string, red bool) {
+	if !s.Enabled() {
+		return sessionsOff, false
 	}
-	var s *session.Session
+	var c *session.Session
 	var err error
 	if id == "" {
-		s, err = r.sess.store.Latest()
+		c, err = s.store.Latest()
 	} else {
-		s, err = r.sess.store.Load(id)
+		c, err = s.store.Load(id)
 	}
 	if err == nil {
-		err = r.eng.Agent.Restore(s.History())
+		err = s.eng.Agent.Restore(c.History())
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if err != nil {
 		msg := fmt.Sprintf("[resume failed: %v]", err)
-		r.p.RedLine(msg)
-		r.recordError(session.WhereResume, msg)
-		return
+		s.current().AddError(session.WhereResume, msg, time.Now())
+		return msg, true
 	}
 	// The conversation goes on in its own file when no other mm holds
 	// it, else in a file of its own: two mm never write the same file.
-	if r.sess.cur == nil || r.sess.cur.ID != s.ID {
-		r.release()
-		r.sess.cur, r.sess.lock = r.sess.store.Continue(s, time.Now(), r.eng.Config.Model, r.eng.Config.Provider, r.eng.Cwd)
+	cfg := s.eng.Config
+	if s.cur == nil || s.cur.ID != c.ID {
+		s.release()
+		s.cur, s.lock = s.store.Continue(c, time.Now(), cfg.Model, cfg.Provider, s.eng.Cwd)
 	} else {
 		// This mm's own conversation, as last saved.
-		r.sess.cur = s
+		s.cur = c
 	}
 	model := ""
-	if s.Model != "" && s.Model != r.eng.Config.Model {
-		model = fmt.Sprintf(", it was with the model %s", s.Model)
+	if c.Model != "" && c.Model != cfg.Model {
+		model = fmt.Sprintf(", it was with the model %s", c.Model)
 	}
-	r.p.Line(fmt.Sprintf("resumed session %s: %s, %s, last change %s%s — first question: %s",
-		s.ID, plural(s.Turns, "turn"), plural(len(s.Messages), "message"), s.Updated.Local().Format("2006-01-02 15:04"), model, firstLine(s.FirstQuestion(), 60)))
+	return fmt.Sprintf("resumed session %s: %s, %s, last change %s%s — first question: %s",
+		c.ID, plural(c.Turns, "turn"), plural(len(c.Messages), "message"), c.Updated.Local().Format("2006-01-02 15:04"), model, firstLine(c.FirstQuestion(), 60)), false
+}
+
+// RecordError adds an error shown to the user to the session's errors
+// (written with the next save); /compact's failure goes through here with
+// session.WhereCompression, followed by Save.
+func (s *Sessions) RecordError(where, msg string) {
+	if !s.Enabled() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.current().AddError(where, msg, time.Now())
 }
 
 func plural(n int, what string) string {
@@ -206,6 +277,36 @@ func firstLine(s string, n int) string {
 	return fmt.Sprintf("%q", s)
 }
 
+// The line mode's side: the printer shows what Sessions returns.
+
+func (r *REPL) initSessions() {
+	r.sess = NewSessions(r.eng, r.p.RedLine)
+}
+
+// afterTurn saves the conversation once a question has run.
+func (r *REPL) afterTurn(err error) { r.sess.AfterTurn(err) }
+
+// saveSession writes the current session with the agent's history.
+func (r *REPL) saveSession() { r.sess.Save() }
+
+// newConversation is /new: the old conversation is written a last time,
+// and the next turn starts a session of its own.
+func (r *REPL) newConversation() { r.sess.NewConversation() }
+
+// listSessions is /sessions.
+func (r *REPL) listSessions() { r.show(r.sess.List()) }
+
+// resume is /resume [ID], -resume ID and -continue.
+func (r *REPL) resume(id string) { r.show(r.sess.Resume(id)) }
+
+func (r *REPL) show(text string, red bool) {
+	if red {
+		r.p.RedLine(text)
+		return
+	}
+	r.p.Line(text)
+}
+
 // resumeAtStart is -resume ID or -continue, after the banner.
 func (r *REPL) resumeAtStart() {
 	if r.opts.Resume != "" || r.opts.Continue {
@@ -213,11 +314,5 @@ func (r *REPL) resumeAtStart() {
 	}
 }
 
-// recordError adds an error shown to the user to the session's errors
-// (written with the next save); /compact's failure goes through here with
-// session.WhereCompression, followed by saveSession.
-func (r *REPL) recordError(where, msg string) {
-	if r.sess.store != nil {
-		r.current().AddError(where, msg, time.Now())
-	}
-}
+// recordError adds an error shown to the user to the session's errors.
+func (r *REPL) recordError(where, msg string) { r.sess.RecordError(where, msg) }

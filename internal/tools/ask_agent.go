@@ -38,6 +38,9 @@ type AgentInfo struct {
 	// Bash is the file's bashTool (false when it cannot be read): mm
 	// --ask warns when the child will find no bash to declare.
 	Bash bool
+	// Title is the file's acp.title, "" when empty or the built-in one:
+	// the window names the agent by it while it works.
+	Title string
 }
 
 // AgentRequest is one ask.

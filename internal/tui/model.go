@@ -122,6 +122,9 @@ type model struct {
 	past   []string
 	histAt int
 	draft  string
+
+	sess winSessions // sessions.go
+	ag   askState    // ask_agent.go
 }
 
 type panicMsg struct{ report string }
@@ -499,6 +502,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.layout()
 		return nil
 	case textMsg:
+		m.speak("") // ask_agent.go
 		if n := len(m.blocks); n > 0 && m.blocks[n-1].kind == blockThink {
 			// The answer starts: the reasoning folds to its first lines.
 			b := m.blocks[n-1]
@@ -506,6 +510,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		m.stream(blockText, string(msg))
 	case thinkMsg:
+		m.speak("")
 		m.stream(blockThink, string(msg))
 	case statusMsg:
 		m.status = string(msg)
@@ -565,6 +570,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		return nil
+	default:
+		if cmd, ok := m.askUpdate(msg); ok { // ask_agent.go
+			return cmd
+		}
 	}
 	return nil
 }
@@ -764,21 +773,29 @@ func (m *model) submit() tea.Cmd {
 func (m *model) ask(question string) tea.Cmd {
 	if strings.HasPrefix(question, "/") {
 		m.addBlock(blockUser, question)
+		if cmd, ok := m.askCommand(question); ok { // ask_agent.go
+			return cmd
+		}
+		if cmd, ok := m.sessionCommand(question); ok { // sessions.go
+			return cmd
+		}
 		switch strings.TrimSpace(question) {
 		case "/new":
+			m.sess.NewConversation()
 			m.eng.Agent.Reset()
 			m.addBlock(blockDim, "new conversation")
 		case "/help":
-			m.addBlock(blockDim, windowHelp)
+			m.addBlock(blockDim, windowHelp+"\n"+sessHelp+m.askHelp())
 		case "/undo", "/redo":
 			m.addBlock(blockDim, m.undo(strings.TrimSpace(question) == "/redo"))
 		default:
-			m.addBlock(blockDim, "[the window mode runs /new, /undo, /redo, /help, /abort and /quit only so far: mm without -tui runs the others]")
+			m.addBlock(blockDim, "[the window mode runs /new, /undo, /redo, /sessions, /resume, /ask-NAME, /help, /abort and /quit only so far: mm without -tui runs the others]")
 		}
 		return m.later()
 	}
 	m.addBlock(blockUser, question)
 	m.addBlock(blockLabel, "‣ "+m.name)
+	m.ag.speaker = ""
 	m.running, m.turnStart, m.status = true, time.Now(), "Thinking"
 	m.tools = map[string]*block{}
 	ctx, cancel := context.WithCancel(m.ctx)
@@ -797,6 +814,8 @@ func (m *model) ask(question string) tea.Cmd {
 			}
 		}()
 		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
+		// Saved as the line mode saves it (sessions.go).
+		m.sess.AfterTurn(err)
 		window, _ := m.eng.Window(m.ctx) // asked once per model, then kept
 		m.ev.post(turnDoneMsg{res, err, window})
 	}()

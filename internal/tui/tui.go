@@ -36,6 +36,10 @@ type Options struct {
 	// Env is the environment the renderer reads (TERM, NO_COLOR); nil
 	// means the process's.
 	Env []string
+	// Resume is -resume ID, Continue -continue: the session the window
+	// opens on (sessions.go).
+	Resume   string
+	Continue bool
 }
 
 // Run shows the window until the user leaves and returns the exit code.
@@ -57,6 +61,11 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	m.hist, m.past = hist, append([]string(nil), hist.Lines()...)
 	m.histAt = len(m.past)
 	m.addBlock(blockDim, "Enter sends · Alt-Enter or Ctrl-J: a new line · Esc stops a turn · PgUp/PgDn scroll · Ctrl-C twice or Ctrl-D quits")
+	m.openSessions() // sessions.go
+	defer m.sess.Close()
+	if opts.Resume != "" || opts.Continue {
+		m.sessionLine(m.sess.Resume(opts.Resume))
+	}
 	// mm watches the signals itself (Bubble Tea's own handler would end a
 	// SIGTERM with status 0): SIGTERM closes the window with 143, a SIGINT
 	// is a Ctrl-C (the first stops the turn, the second quits with 130),
@@ -89,7 +98,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 		fmt.Fprintf(opts.Out, "mm: the window mode failed: %s\n", termsafe.Text(err.Error()))
 		return 1
 	}
-	fmt.Fprintln(opts.Out, "[left the window mode: mm -tui opens a new one]")
+	fmt.Fprintln(opts.Out, m.leavingLine())
 	return m.exitCode
 }
 
@@ -205,9 +214,14 @@ func (u *windowUI) Composing(string, int) { u.send(statusMsg("Composing a tool c
 func (u *windowUI) ToolStart(c *agent.Call) {
 	u.send(toolMsg{view(c, false, u.previewLines)})
 	u.send(statusMsg("Running " + c.Name))
+	u.askToolStart(c) // ask_agent.go
 }
 func (u *windowUI) ToolEnd(c *agent.Call) {
-	u.send(toolMsg{view(c, true, u.previewLines)})
+	v := view(c, true, u.previewLines)
+	if u.askToolEnd(c) { // ask_agent.go: the answer has scrolled
+		v.preview, v.full = "", ""
+	}
+	u.send(toolMsg{v})
 	u.send(statusMsg("Thinking"))
 }
 func (u *windowUI) Notice(msg string) { u.send(noticeMsg(msg)) }
