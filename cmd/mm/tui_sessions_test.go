@@ -261,3 +261,27 @@ func TestTUISlashAsk(t *testing.T) {
 	s.send("\x04")
 	s.exit()
 }
+
+// The asked agent's title comes from its file and its text from its
+// model: both are drawn inert, in the header, the label and the answer.
+func TestTUIAskAgentHostileTitle(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{Text: "hi \x1b]0;owned\x07 \u202eevil"})
+	parentCfg, _ := askPair(t, dir, child, "  title: \"Bad\\e]0;pwned\\a\\u202e\"\n", "")
+	s := startTUI(t, dir, llmtest.New(t), nil, "-c", parentCfg)
+	s.inWindow()
+	s.send("/ask-reviewer hello\r")
+	s.wait("‣ mm [Bad^[]0;pwned^G<U+202E>]")
+	s.wait("hi ^[]0;owned^G <U+202E>evil")
+	s.wait("reviewer answered")
+	s.mu.Lock()
+	raw := s.raw.String()
+	s.mu.Unlock()
+	for _, bad := range []string{"\x1b]0;pwned", "\x1b]0;owned", "\u202e"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("%q reached the terminal raw", bad)
+		}
+	}
+	s.send("\x04")
+	s.exit()
+}
