@@ -285,3 +285,35 @@ func TestTUIAskAgentHostileTitle(t *testing.T) {
 	s.send("\x04")
 	s.exit()
 }
+
+// Esc during /ask-<name> stops the ask: the asked agent's request waiting
+// in the permission zone is refused, the call does not run, what it had
+// said is kept with the line mode's stop line, and the header is this
+// agent's again.
+func TestTUISlashAskEsc(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t,
+		llmtest.Turn{Text: "Starting.", ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"touch never.txt"}`}}},
+		llmtest.Turn{Text: "unused"},
+	)
+	parentCfg, _ := askPair(t, dir, child, "", "description: reviews code\nyolo: false")
+	s := startTUI(t, dir, llmtest.New(t), nil, "-c", parentCfg)
+	s.inWindow()
+	home := s.row(0)
+	s.send("/ask-reviewer do it\r")
+	s.wait("🔐 reviewer asks: Run `touch never.txt`")
+	if !strings.HasSuffix(s.row(0), "· asked by mm") {
+		t.Errorf("header while asked: %q", s.row(0))
+	}
+	s.send("\x1b")
+	s.wait("refused (the turn stopped)")
+	s.wait("[ask_agent: reviewer stopped before finishing: interrupted by the user]")
+	s.waitFor("this agent's header again", func(string) bool { return s.row(0) == home })
+	if _, err := os.Stat(filepath.Join(dir, "never.txt")); err == nil {
+		t.Error("the stopped agent's call ran")
+	}
+	s.send("\x04")
+	if err := s.exit(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+}
