@@ -184,7 +184,7 @@ func TestTUISessionResume(t *testing.T) {
 func TestTUIAskAgent(t *testing.T) {
 	dir := t.TempDir()
 	child := llmtest.New(t,
-		llmtest.Turn{Text: "Making it.", ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"touch made.txt && echo touched"}`}}},
+		llmtest.Turn{Reasoning: "Child reasoning here.", Text: "Making it.", ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"touch made.txt && echo touched"}`}}},
 		llmtest.Turn{Text: "Made it."},
 	)
 	parentCfg, _ := askPair(t, dir, child, "  title: Marge (reviewer)\n", "description: reviews code\nyolo: false")
@@ -202,6 +202,10 @@ func TestTUIAskAgent(t *testing.T) {
 		t.Errorf("header while the agent works %q, want %q", got, want)
 	}
 	s.wait("‣ mm [Marge (reviewer)]")
+	s.wait("Child reasoning here.")
+	if !s.faintAt("Child reasoning here.") {
+		t.Error("the asked agent's reasoning is not dimmed")
+	}
 	s.wait("Making it.")
 	s.answer("a")
 	s.wait("allowed once")
