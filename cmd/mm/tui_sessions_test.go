@@ -321,3 +321,31 @@ func TestTUISlashAskEsc(t *testing.T) {
 		t.Errorf("exit: %v", err)
 	}
 }
+
+// A save that fails (the sessions directory is a symbolic link) is said
+// once in the window, in the line mode's words, the turns go on, and the
+// leaving line does not offer a -continue that would find nothing.
+func TestTUISessionSaveFailure(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig)
+	os.MkdirAll(filepath.Join(dir, ".mm"), 0o700)
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, ".mm", "sessions")); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, llmtest.Turn{Text: "One."}, llmtest.Turn{Text: "Two."})
+	s := startTUI(t, dir, srv, nil, "-c", cfg)
+	s.inWindow()
+	s.send("hi\r")
+	s.wait("One.")
+	s.wait("the conversation is not saved]")
+	s.send("again\r")
+	s.wait("Two.")
+	if n := strings.Count(s.screen(), "not saved]"); n != 1 {
+		t.Errorf("the failure was said %d times:\n%s", n, s.screen())
+	}
+	s.send("\x04")
+	s.exit()
+	if !strings.Contains(strings.ReplaceAll(s.screen(), "\n", ""), "[left the window mode: mm -tui opens a new one]") {
+		t.Errorf("the leaving line after a failed save:\n%s", s.screen())
+	}
+}
