@@ -265,7 +265,10 @@ func TestTUIToolKinds(t *testing.T) {
 }
 
 // screenFile is the window's screen as docs/window-mode.md shows it.
-const screenFile = "../../docs/window-mode-screen.txt"
+const (
+	screenFile = "../../docs/window-mode-screen.txt"
+	screenPage = "../../docs/window-mode.md"
+)
 
 // The screen of a short session at 100x30, as text: a question, a
 // Markdown answer with a list and a code block, a bash call and its
@@ -305,8 +308,23 @@ func TestTUIScreenshot(t *testing.T) {
 	}
 	// What changes from run to run: durations.
 	got := regexp.MustCompile(`· \d+(\.\d+)?s\b`).ReplaceAllString(strings.Join(rows, "\n")+"\n", "· 0.0s")
+	page, err := os.ReadFile(screenPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The page shows the screen in the first text block of its
+	// Rendering section.
+	head, _, _ := strings.Cut(string(page), "## Rendering\n")
+	start := len(head) + strings.Index(string(page[len(head):]), "```text\n") + len("```text\n")
+	end := start + strings.Index(string(page[start:]), "```\n")
+	if start < len(head)+len("```text\n") || end < start {
+		t.Fatalf("no text block in the Rendering section of %s", screenPage)
+	}
 	if os.Getenv("MM_UPDATE_SCREEN") != "" {
 		if err := os.WriteFile(screenFile, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(screenPage, []byte(string(page[:start])+got+string(page[end:])), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -317,5 +335,25 @@ func TestTUIScreenshot(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("the screen differs from %s (MM_UPDATE_SCREEN=1 writes it again):\n%s", screenFile, got)
+	}
+	if string(page[start:end]) != got {
+		t.Errorf("%s does not show the screen (MM_UPDATE_SCREEN=1 writes it again)", screenPage)
+	}
+	// The README shows a part of it: each of its rows is one of the
+	// screen's.
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(string(readme), "**Window mode**")
+	_, block, _ = strings.Cut(block, "```text\n")
+	block, _, _ = strings.Cut(block, "```\n")
+	if block == "" {
+		t.Fatal("no screen in README.md's window mode paragraph")
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if !strings.Contains("\n"+got, "\n"+l+"\n") {
+			t.Errorf("README.md's screen shows a row the window does not draw: %q", l)
+		}
 	}
 }
