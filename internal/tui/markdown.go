@@ -488,8 +488,13 @@ func (p *inlineParser) run() {
 				}
 			}
 		}
-		p.b.WriteByte(c)
-		i++
+		// Up to the next mark, the text as it is.
+		next := len(s)
+		if j := strings.IndexAny(s[i+1:], inlineMarks+"!"); j >= 0 {
+			next = i + 1 + j
+		}
+		p.b.WriteString(s[i:next])
+		i = next
 	}
 }
 
