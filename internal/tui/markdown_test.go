@@ -149,6 +149,31 @@ func TestMarkdownStreamedMatchesWhole(t *testing.T) {
 	}
 }
 
+// Fences: ~~~ too, indented under a list item (the indent taken off the
+// code), closed only by as many marks or more; a ``` with a backtick in
+// its info is text; an unclosed fence runs to the answer's end.
+func TestMarkdownFences(t *testing.T) {
+	text := "- step\n  ~~~~sh\n  make\n    indented\n  ~~~\n  ~~~~\nafter\n``` a`b\n```\nopen\n"
+	got := strings.Join(answer(text, 40, true), "\n")
+	want := "• step\n  ┌─ sh\n  │ make\n  │   indented\n  │ ~~~\n  └─\nafter\n``` a`b\n┌─\n│ open\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"###### six", "###### six"},
+		{"####### seven", "####### seven"},
+		{"#no blank", "#no blank"},
+		{"## closed ##", "## closed"},
+		{"10) tenth item", "10) tenth item"},
+		{"* * *", strings.Repeat("─", 40)},
+		{"    deep paragraph", "    deep paragraph"},
+	} {
+		if got := strings.Join(answer(c.in, 40, true), "\n"); got != c.want+"\n" {
+			t.Errorf("%q: %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestMarkdownInline(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`a \*not italic\* b`, `a *not italic* b`},
