@@ -299,6 +299,8 @@ func TestTUIScreenshot(t *testing.T) {
 	s.answer("a")
 	s.wait("🔐 bash go test ./...")
 	s.wait("(Ctrl-O unfolds)")
+	// The zone shows at once, the call's line at the next frame: both.
+	s.wait("‣ bash go test ./... · running")
 	s.waitFor("the screen at 100 columns", func(string) bool { return s.row(29) == "· [n] never" })
 
 	var rows []string

@@ -142,6 +142,15 @@ func TestMarkdownStreamedMatchesWhole(t *testing.T) {
 			}
 		}
 	}
+	// A resize lays the answer out again from its start, the fence's
+	// state with it.
+	b := &block{kind: blockText}
+	b.text.WriteString(mdSample[:strings.Index(mdSample, "}\n")])
+	wrap(b, 40, false)
+	b.text.WriteString(mdSample[strings.Index(mdSample, "}\n"):])
+	if got, want := strings.Join(wrap(b, 60, false), "\n"), strings.Join(answer(mdSample, 60, false), "\n"); got != want {
+		t.Errorf("after a resize:\n%s\nwant\n%s", got, want)
+	}
 	// Inside a fence, a Markdown line is code.
 	rows := answer("```\n# not a heading\n- not a list\n```\n# a heading\n", 40, true)
 	if got := strings.Join(rows, "\n"); !strings.Contains(got, "│ # not a heading\n│ - not a list\n└─\n# a heading") {
