@@ -59,7 +59,8 @@ type block struct {
 	stable      []string
 	stableAt    int
 	stableWidth int
-	start       int // its first line in model.lines
+	md          mdState // an answer's Markdown state after stableAt (markdown.go)
+	start       int     // its first line in model.lines
 }
 
 var (
@@ -239,6 +240,9 @@ func wrap(b *block, width int, noColor bool) []string {
 	switch b.kind {
 	case blockTool:
 		text = toolText(b.tool, b.unfolded)
+		if showsDiff(b.tool) {
+			text = colorDiff(text, noColor)
+		}
 	case blockLabel:
 		text, style, plain = termsafe.Text(b.text.String()), boldStyle, false
 	case blockDim, blockThink:
@@ -258,6 +262,9 @@ func wrap(b *block, width int, noColor bool) []string {
 		width -= len([]rune(ui.ThinkingMark))
 	}
 	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
+	if b.kind == blockTool {
+		lines = carrySGR(lines) // a diff's colours, row by row
+	}
 	if b.folded && len(lines) > foldedThinking {
 		more := len(lines) - foldedThinking
 		lines = append(lines[:foldedThinking:foldedThinking], fmt.Sprintf("… %d more line(s) of thinking", more))
@@ -291,27 +298,29 @@ func (b *block) streamed(width int, noColor bool) []string {
 		width = 10
 	}
 	if width != b.stableWidth {
-		b.stable, b.stableAt, b.stableWidth = nil, 0, width
+		b.stable, b.stableAt, b.stableWidth, b.md = nil, 0, width, mdState{}
 	}
 	raw := b.text.String()
 	if end := strings.LastIndexByte(raw, '\n') + 1; end > b.stableAt {
 		for _, l := range strings.SplitAfter(raw[b.stableAt:end], "\n") {
 			if l != "" {
-				b.stable = append(b.stable, b.layLine(l, width, noColor)...)
+				b.stable = append(b.stable, b.layLine(l, width, noColor, &b.md)...)
 			}
 		}
 		b.stableAt = end
 	}
 	lines := b.stable[:len(b.stable):len(b.stable)]
 	if tail := raw[b.stableAt:]; tail != "" {
-		lines = append(lines, b.layLine(tail, width, noColor)...)
+		st := b.md // the growing line does not move the state on
+		lines = append(lines, b.layLine(tail, width, noColor, &st)...)
 	}
 	return append(lines, "")
 }
 
 // layLine is one line of a streamed block (with or without its "\n"):
-// sanitised, cut to maxLineShown, wrapped, styled.
-func (b *block) layLine(l string, width int, noColor bool) []string {
+// sanitised, cut to maxLineShown, wrapped, styled; an answer's line is
+// rendered as Markdown from st, which it moves on.
+func (b *block) layLine(l string, width int, noColor bool, st *mdState) []string {
 	l = strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
 	more := 0
 	if len(l) > maxLineShown {
@@ -324,6 +333,11 @@ func (b *block) layLine(l string, width int, noColor bool) []string {
 	text := strings.ReplaceAll(termsafe.Text(l), "\t", "    ")
 	if more > 0 {
 		text += fmt.Sprintf(" [… %d more bytes on this line]", more)
+	}
+	if b.kind == blockText {
+		lines, next := mdLine(text, *st, width, noColor)
+		*st = next
+		return lines
 	}
 	mark := b.kind == blockThink && noColor
 	if mark {
@@ -398,8 +412,8 @@ func (m *model) zone() string {
 		return m.formZone()
 	}
 	if m.perm != nil {
-		text := m.perm.head + "\n" + m.perm.keys
-		lines := strings.Split(ansi.Wrap(text, m.w, ""), "\n")
+		text := colorDiff(m.perm.head, m.noColor) + "\n" + m.perm.keys
+		lines := carrySGR(strings.Split(ansi.Wrap(text, m.w, ""), "\n"))
 		// The zone never takes more than half the window: its head is the
 		// line mode's, which already folds a planned change.
 		if most := max(3, m.h/2); len(lines) > most {

@@ -26,6 +26,7 @@ import (
 	"mm/internal/llm"
 	"mm/internal/repl"
 	"mm/internal/termsafe"
+	"mm/internal/tools"
 	"mm/internal/ui"
 )
 
@@ -127,6 +128,7 @@ type (
 // reports it: the agent goes on changing its *agent.Call.
 type callView struct {
 	id, name, summary, mcp string
+	kind                   tools.Kind // its ACP kind, which decides what shows under its line (kinds.go)
 	done, failed, refused  bool
 	duration               time.Duration
 	preview                string // the folded output, already sanitised
@@ -255,10 +257,13 @@ func (u *windowUI) Permission(ctx context.Context, c *agent.Call) agent.Decision
 // the line mode folds it (previewLines), by the line mode's own printer,
 // which also sanitises it.
 func view(c *agent.Call, done bool, previewLines int) callView {
-	v := callView{id: c.ID, name: c.Name, summary: c.Summary, mcp: c.MCP, done: done}
+	v := callView{id: c.ID, name: c.Name, summary: c.Summary, mcp: c.MCP, kind: c.Kind, done: done}
 	if done {
 		v.failed, v.refused, v.duration = c.Failed, c.Refused, c.Duration
 		v.preview = printed(previewLines, func(p *ui.Printer) { p.ToolEnd(c) })
+		if v.preview == "" {
+			v.preview = readPreview(c, previewLines)
+		}
 		if previewLines > 0 && strings.Count(c.Output, "\n") >= previewLines {
 			// The output as the model read it (maxOutput), unfolded.
 			if full := printed(maxUnfolded, func(p *ui.Printer) { p.ToolEnd(c) }); full != v.preview {
