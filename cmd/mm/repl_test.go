@@ -27,6 +27,9 @@ type ptySession struct {
 	out  bytes.Buffer
 	mark int // expect searches from here
 	done chan error
+	// drained is closed once the terminal has been read to its end (the
+	// last process holding it gone): what mm printed as it exited is in out.
+	drained chan struct{}
 }
 
 var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[a-zA-Z]|\r|\x08`)
@@ -53,8 +56,9 @@ func startPTY(t *testing.T, dir string, srv *llmtest.Server, env []string, args 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &ptySession{t: t, cmd: cmd, tty: tty, done: make(chan error, 1)}
+	s := &ptySession{t: t, cmd: cmd, tty: tty, done: make(chan error, 1), drained: make(chan struct{})}
 	go func() {
+		defer close(s.drained)
 		buf := make([]byte, 4096)
 		for {
 			n, err := tty.Read(buf)
@@ -122,6 +126,14 @@ func (s *ptySession) exit() error {
 	s.t.Helper()
 	select {
 	case err := <-s.done:
+		// mm's last words (the leaving line) may still be in the
+		// terminal's buffer when the process is reaped: read them first. A
+		// command mm started may hold the terminal a little longer; it is
+		// not waited for past a few seconds.
+		select {
+		case <-s.drained:
+		case <-time.After(3 * time.Second):
+		}
 		return err
 	case <-time.After(10 * time.Second):
 		// Its goroutines on the screen (SIGQUIT: Go prints them on
