@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -248,6 +249,11 @@ func TestTUIBashPermission(t *testing.T) {
 	s.wait("‣ bash touch made && echo hello-from-bash · done")
 	s.wait("hello-from-bash")
 	s.wait("first done")
+	// The answer sits under the call's line, above the output that came
+	// after it.
+	s.waitFor("the answer between the call and its output", func(scr string) bool {
+		return regexp.MustCompile(`‣ bash touch made && echo hello-from-bash · done[^\n]*\n +→ allowed once\s*\n *hello-from-bash`).MatchString(scr)
+	})
 	if _, err := os.Stat(filepath.Join(dir, "made")); err != nil {
 		t.Error("the allowed command did not run")
 	}

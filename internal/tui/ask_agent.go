@@ -88,7 +88,7 @@ func (u *windowUI) AgentPermission(ctx context.Context, name string, c *tools.Ag
 	head := printed(u.previewLines, func(p *ui.Printer) { p.AgentPermission(name, c) })
 	keys := termsafe.Text(fmt.Sprintf("[a] allow once · [s] allow this for %s's session · [r] refuse · [n] never", name))
 	reply := make(chan agent.Decision, 1)
-	u.send(permMsg{head: head, keys: keys, reply: reply})
+	u.send(permMsg{head: head, keys: keys, id: agentCallID(name, c), reply: reply})
 	var d agent.Decision
 	select {
 	case d = <-reply:

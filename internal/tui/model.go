@@ -53,6 +53,9 @@ type block struct {
 	folded bool
 	// unfolded: a tool's whole output shows (Ctrl-O), not its preview.
 	unfolded bool
+	// answer: the permission's answer (`→ allowed once`), under the
+	// call's line and above its output, which comes after it.
+	answer string
 	// The lines of a streamed block's ended lines (up to stableAt in its
 	// text), laid out once for stableWidth: a new piece only lays out the
 	// line it extends.
@@ -240,6 +243,10 @@ func wrap(b *block, width int, noColor bool) []string {
 	switch b.kind {
 	case blockTool:
 		text = toolText(b.tool, b.unfolded)
+		if b.answer != "" {
+			head, rest, _ := strings.Cut(text, "\n")
+			text = strings.TrimSuffix(head+"\n   → "+b.answer+"\n"+rest, "\n")
+		}
 		if showsDiff(b.tool) {
 			text = colorDiff(text, noColor)
 		}
@@ -737,8 +744,12 @@ func (m *model) answer(d agent.Decision) {
 }
 
 func (m *model) closePerm(word string) {
+	if b := m.tools[m.perm.id]; b != nil && m.perm.id != "" {
+		b.answer, b.dirty, m.dirty = word, true, true
+	} else {
+		m.addBlock(blockDim, "   → "+word)
+	}
 	m.perm = nil
-	m.addBlock(blockDim, "   → "+word)
 	// The box in the terminal's own colours: the default styles paint the
 	// cursor line black, wrong on a light terminal.
 	st := m.ta.Styles()

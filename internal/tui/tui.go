@@ -119,6 +119,7 @@ type (
 	}
 	permMsg struct {
 		head, keys, prefix string
+		id                 string // the call's block, which shows the answer under its line
 		reply              chan agent.Decision
 	}
 	permCancelMsg struct{ reply chan agent.Decision }
@@ -243,7 +244,7 @@ func (u *windowUI) Permission(ctx context.Context, c *agent.Call) agent.Decision
 	keys := termsafe.Text(fmt.Sprintf("[a] allow once · [s] allow %s for the session%s · [r] refuse · [n] never", scope, prefixKey))
 	head := printed(u.previewLines, func(p *ui.Printer) { p.Permission(c) })
 	reply := make(chan agent.Decision, 1)
-	u.send(permMsg{head: head, keys: keys, prefix: c.Prefix, reply: reply})
+	u.send(permMsg{head: head, keys: keys, prefix: c.Prefix, id: c.ID, reply: reply})
 	select {
 	case d := <-reply:
 		return d
