@@ -25,10 +25,12 @@ type httpMCP struct {
 	// JSON-RPC error body, as the TypeScript SDK's servers do (the Go
 	// SDK's answer is plain text).
 	jsonMissing bool
-	// badRequestMissing answers it 400 `Bad Request: No valid session ID
-	// provided`, as the reference server-everything does (the
-	// TypeScript SDK's README example, which many servers copy).
-	badRequestMissing bool
+	// badRequestMissing, when set, answers it 400 with this JSON-RPC
+	// error message: server-everything's `Bad Request: No valid session
+	// ID provided` (the TypeScript SDK's README example, which many
+	// servers copy), or the TypeScript SDK transport's `Bad Request:
+	// Server not initialized` (a server of one transport, restarted).
+	badRequestMissing string
 
 	mu    sync.Mutex
 	srv   *http.Server
@@ -82,14 +84,14 @@ func (h *httpMCP) start() {
 	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
 	known := map[string]bool{}
 	mux := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if id := r.Header.Get("Mcp-Session-Id"); id != "" && (h.jsonMissing || h.badRequestMissing) {
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" && (h.jsonMissing || h.badRequestMissing != "") {
 			h.mu.Lock()
 			ok := known[id]
 			h.mu.Unlock()
-			if !ok && h.badRequestMissing {
+			if !ok && h.badRequestMissing != "" {
 				w.Header().Set("Content-Type", "application/json; charset=utf-8")
 				w.WriteHeader(http.StatusBadRequest)
-				w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}`))
+				w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"` + h.badRequestMissing + `"},"id":null}`))
 				return
 			}
 			if !ok {
@@ -182,11 +184,16 @@ func (s *sessionRecorder) Flush() {
 // like the stdio servers' failures, not the transport's; once it is back,
 // the next call works. The restarted server tells the unknown session
 // with a 404 (the spec; plain as the Go SDK's, or JSON-RPC as the
-// TypeScript SDK's) or with server-everything's 400.
+// TypeScript SDK's) or with a 400 that says so (server-everything's, the
+// TypeScript SDK transport's).
 func TestMCPStreamableHTTPRestart(t *testing.T) {
-	for _, name := range []string{"plain 404", "json 404", "400 bad request"} {
+	bad := map[string]string{
+		"400 no valid session":       "Bad Request: No valid session ID provided",
+		"400 server not initialized": "Bad Request: Server not initialized",
+	}
+	for _, name := range []string{"plain 404", "json 404", "400 no valid session", "400 server not initialized"} {
 		t.Run(name, func(t *testing.T) {
-			web := startHTTPMCPWith(t, &httpMCP{jsonMissing: name == "json 404", badRequestMissing: name == "400 bad request"})
+			web := startHTTPMCPWith(t, &httpMCP{jsonMissing: name == "json 404", badRequestMissing: bad[name]})
 			dir := t.TempDir()
 			cfg := writeConfig(t, dir, "mcp:\n  servers:\n    - name: web\n      url: "+web.url()+"\n")
 			srv := llmtest.New(t,

@@ -32,8 +32,9 @@ type headerRT struct {
 
 	mu sync.Mutex
 	// lost: the server answered 404 to a request of mm's session (or
-	// 400 saying the session is not valid): it no longer knows the
-	// session (it restarted), and ran nothing.
+	// 400 saying the session is not valid, or that it is not
+	// initialised): it no longer knows the session (it restarted), and
+	// ran nothing.
 	lost bool
 	// noAnswer is why a request got no answer at all (nothing listens,
 	// the connection broke before an answer); unsent that it surely did
@@ -74,7 +75,9 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 		case badSess:
 			// The spec's answer is 404, but the TypeScript SDK's example
 			// server, which server-everything and many others copy,
-			// answers 400 "Bad Request: No valid session ID provided".
+			// answers 400 "Bad Request: No valid session ID provided",
+			// and the SDK's own transport, restarted, 400 "Bad Request:
+			// Server not initialized".
 			h.lost = true
 		case resp.StatusCode >= 400:
 			h.status = resp.Status
@@ -97,9 +100,9 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // badSession reports whether a 400 answer's body (its first 4 KiB, put
-// back for the SDK) speaks of the session: a refused request ran nothing,
-// but only one of a session the server does not know is worth a new
-// session.
+// back for the SDK) speaks of the session or of a server not initialised:
+// a refused request ran nothing, but only one of a session the server
+// does not know is worth a new session.
 func badSession(resp *http.Response) bool {
 	if resp.Body == nil {
 		return false
@@ -109,7 +112,8 @@ func badSession(resp *http.Response) bool {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-	return bytes.Contains(bytes.ToLower(head), []byte("session"))
+	head = bytes.ToLower(head)
+	return bytes.Contains(head, []byte("session")) || bytes.Contains(head, []byte("not initialized"))
 }
 
 // reset forgets what the requests before a call met.
