@@ -25,6 +25,12 @@ type httpMCP struct {
 	// JSON-RPC error body, as the TypeScript SDK's servers do (the Go
 	// SDK's answer is plain text).
 	jsonMissing bool
+	// badRequestMissing, when set, answers it 400 with this JSON-RPC
+	// error message: server-everything's `Bad Request: No valid session
+	// ID provided` (the TypeScript SDK's README example, which many
+	// servers copy), or the TypeScript SDK transport's `Bad Request:
+	// Server not initialized` (a server of one transport, restarted).
+	badRequestMissing string
 
 	mu    sync.Mutex
 	srv   *http.Server
@@ -36,7 +42,11 @@ type httpMCP struct {
 }
 
 func startHTTPMCP(t *testing.T, jsonMissing bool) *httpMCP {
-	h := &httpMCP{t: t, addr: "127.0.0.1:0", jsonMissing: jsonMissing}
+	return startHTTPMCPWith(t, &httpMCP{jsonMissing: jsonMissing})
+}
+
+func startHTTPMCPWith(t *testing.T, h *httpMCP) *httpMCP {
+	h.t, h.addr = t, "127.0.0.1:0"
 	h.start()
 	t.Cleanup(h.stop)
 	return h
@@ -74,10 +84,16 @@ func (h *httpMCP) start() {
 	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
 	known := map[string]bool{}
 	mux := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if id := r.Header.Get("Mcp-Session-Id"); id != "" && h.jsonMissing {
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" && (h.jsonMissing || h.badRequestMissing != "") {
 			h.mu.Lock()
 			ok := known[id]
 			h.mu.Unlock()
+			if !ok && h.badRequestMissing != "" {
+				w.Header().Set("Content-Type", "application/json; charset=utf-8")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"` + h.badRequestMissing + `"},"id":null}`))
+				return
+			}
 			if !ok {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusNotFound)
@@ -166,11 +182,18 @@ func (s *sessionRecorder) Flush() {
 // of mm's session: mm initialises again and sends the call again, once,
 // and the model reads its answer. A server that is gone is told in words
 // like the stdio servers' failures, not the transport's; once it is back,
-// the next call works.
+// the next call works. The restarted server tells the unknown session
+// with a 404 (the spec; plain as the Go SDK's, or JSON-RPC as the
+// TypeScript SDK's) or with a 400 that says so (server-everything's, the
+// TypeScript SDK transport's).
 func TestMCPStreamableHTTPRestart(t *testing.T) {
-	for _, name := range []string{"plain 404", "json 404"} {
+	bad := map[string]string{
+		"400 no valid session":       "Bad Request: No valid session ID provided",
+		"400 server not initialized": "Bad Request: Server not initialized",
+	}
+	for _, name := range []string{"plain 404", "json 404", "400 no valid session", "400 server not initialized"} {
 		t.Run(name, func(t *testing.T) {
-			web := startHTTPMCP(t, name == "json 404")
+			web := startHTTPMCPWith(t, &httpMCP{jsonMissing: name == "json 404", badRequestMissing: bad[name]})
 			dir := t.TempDir()
 			cfg := writeConfig(t, dir, "mcp:\n  servers:\n    - name: web\n      url: "+web.url()+"\n")
 			srv := llmtest.New(t,

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -30,8 +31,10 @@ type headerRT struct {
 	s       *schemas
 
 	mu sync.Mutex
-	// lost: the server answered 404 to a request of mm's session: it no
-	// longer knows the session (it restarted), and ran nothing.
+	// lost: the server answered 404 to a request of mm's session (or
+	// 400 saying the session is not valid, or that it is not
+	// initialised): it no longer knows the session (it restarted), and
+	// ran nothing.
 	lost bool
 	// noAnswer is why a request got no answer at all (nothing listens,
 	// the connection broke before an answer); unsent that it surely did
@@ -56,6 +59,8 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := h.base.RoundTrip(req)
 	if req.Method == http.MethodPost {
+		// Read before the lock: it waits for the body.
+		badSess := err == nil && resp.StatusCode == http.StatusBadRequest && req.Header.Get("Mcp-Session-Id") != "" && badSession(resp)
 		h.mu.Lock()
 		switch {
 		case err != nil && req.Context().Err() != nil:
@@ -66,6 +71,13 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 			h.noAnswer = err
 			h.unsent = errors.As(err, &op) && op.Op == "dial"
 		case resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "":
+			h.lost = true
+		case badSess:
+			// The spec's answer is 404, but the TypeScript SDK's example
+			// server, which server-everything and many others copy,
+			// answers 400 "Bad Request: No valid session ID provided",
+			// and the SDK's own transport, restarted, 400 "Bad Request:
+			// Server not initialized".
 			h.lost = true
 		case resp.StatusCode >= 400:
 			h.status = resp.Status
@@ -85,6 +97,23 @@ func (h *headerRT) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = &bodyTee{r: body, s: h.s, sse: sse}
 	}
 	return resp, err
+}
+
+// badSession reports whether a 400 answer's body (its first 4 KiB, put
+// back for the SDK) speaks of the session or of a server not initialised:
+// a refused request ran nothing, but only one of a session the server
+// does not know is worth a new session.
+func badSession(resp *http.Response) bool {
+	if resp.Body == nil {
+		return false
+	}
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	head = bytes.ToLower(head)
+	return bytes.Contains(head, []byte("session")) || bytes.Contains(head, []byte("not initialized"))
 }
 
 // reset forgets what the requests before a call met.
