@@ -8,6 +8,7 @@ package main_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,6 +83,11 @@ func TestTUISessionSavedNewAndContinued(t *testing.T) {
 	s = startTUI(t, dir, srv, nil, "-c", cfg, "-continue")
 	s.inWindow()
 	s.wait("resumed session " + sessionID(second) + ": 1 turn, 2 messages")
+	// The resumed conversation is drawn again, in its order, above where
+	// it goes on.
+	s.waitFor("the resumed conversation drawn", func(scr string) bool {
+		return regexp.MustCompile(`(?s)resumed session .*› q two.*‣ mm.*Second answer\..*── the conversation goes on here ──`).MatchString(scr)
+	})
 	s.send("q three\r")
 	s.wait("Third answer.")
 	waitFor(t, "the resumed turn saved", func() bool { return strings.Contains(readFileString(second), `"turns": 2`) })

@@ -57,12 +57,22 @@ func (m *model) sessionCommand(line string) (cmd tea.Cmd, ok bool) {
 		if len(f) > 2 {
 			m.sessionLine("usage: /resume [ID]", false)
 		} else {
-			m.sessionLine(m.sess.Resume(strings.Join(f[1:], "")))
+			m.resume(strings.Join(f[1:], ""))
 		}
 	default:
 		return nil, false
 	}
 	return m.later(), true
+}
+
+// resume goes on with a saved conversation and draws it again
+// (replay.go) under the line mode's `resumed session …` line.
+func (m *model) resume(id string) {
+	text, red := m.sess.Resume(id)
+	m.sessionLine(text, red)
+	if !red && strings.HasPrefix(text, "resumed session ") {
+		m.replay(m.eng.Agent.History())
+	}
 }
 
 // leavingLine is the one line printed once the window is closed: how to

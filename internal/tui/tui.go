@@ -65,7 +65,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	m.openSessions() // sessions.go
 	defer m.sess.Close()
 	if opts.Resume != "" || opts.Continue {
-		m.sessionLine(m.sess.Resume(opts.Resume))
+		m.resume(opts.Resume)
 	}
 	// mm watches the signals itself (Bubble Tea's own handler would end a
 	// SIGTERM with status 0): SIGTERM closes the window with 143, a SIGINT
