@@ -762,20 +762,8 @@ func (m *model) submit() tea.Cmd {
 // ask starts a turn in its own goroutine; its events come back as
 // messages.
 func (m *model) ask(question string) tea.Cmd {
-	if strings.HasPrefix(question, "/") {
-		m.addBlock(blockUser, question)
-		switch strings.TrimSpace(question) {
-		case "/new":
-			m.eng.Agent.Reset()
-			m.addBlock(blockDim, "new conversation")
-		case "/help":
-			m.addBlock(blockDim, windowHelp)
-		case "/undo", "/redo":
-			m.addBlock(blockDim, m.undo(strings.TrimSpace(question) == "/redo"))
-		default:
-			m.addBlock(blockDim, "[the window mode runs /new, /undo, /redo, /help, /abort and /quit only so far: mm without -tui runs the others]")
-		}
-		return m.later()
+	if cmd, ok := m.command(question); ok {
+		return cmd
 	}
 	m.addBlock(blockUser, question)
 	m.addBlock(blockLabel, "‣ "+m.name)
