@@ -122,6 +122,8 @@ type model struct {
 	past   []string
 	histAt int
 	draft  string
+
+	cmds cmdState // the commands, Tab-completion, readline keys (commands.go)
 }
 
 type panicMsg struct{ report string }
@@ -404,7 +406,7 @@ func (m *model) zone() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	return m.ta.View()
+	return m.boxZone()
 }
 
 // resize gives the viewport what the header, the status line and the
@@ -557,6 +559,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case cmdMsg: // commands.go, complete.go: work done off the loop
+		return msg.apply(m)
 	case tea.PasteMsg:
 		if m.perm == nil && (m.form == nil || m.form.qs[m.form.i].Type == tools.QuestionText) {
 			var cmd tea.Cmd
@@ -578,6 +582,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	if s != "ctrl+c" {
 		m.ctrlC = false
+	}
+	if cmd, ok := m.editKey(k); ok { // readline.go: Tab, Ctrl-R, readline's keys
+		return cmd
 	}
 	switch s {
 	case "ctrl+c":
@@ -748,12 +755,16 @@ func (m *model) submit() tea.Cmd {
 	case "/quit", "/exit":
 		return tea.Quit
 	case "/abort":
-		m.stopTurn()
-		return nil
+		if m.running {
+			m.stopTurn()
+			return nil
+		}
 	}
 	if m.running {
 		m.next = line
-		m.stopTurn()
+		if !m.cmds.busy {
+			m.stopTurn() // a command runs to its end, as in the line mode
+		}
 		return nil
 	}
 	return m.ask(line)
@@ -816,15 +827,6 @@ func (m *model) undo(redo bool) string {
 	m.eng.Agent.AddNote(rep.Note())
 	return termsafe.Text(text)
 }
-
-// windowHelp is /help in the window.
-const windowHelp = `/new        start a new conversation (the history is forgotten)
-/undo       put back the files the last turn that changed some changed (bash's too); again: one more turn back
-/redo       take the last /undo back
-/abort      stop the running turn (Esc and Ctrl-C do the same)
-/quit       leave (Ctrl-D on an empty box does the same)
-Enter sends · Alt-Enter or Ctrl-J: a new line · ↑↓ the history · Ctrl-O unfolds the last output
-PgUp/PgDn, Home/End, the mouse wheel scroll · Esc stops a turn · Ctrl-C twice quits`
 
 type tickMsg struct{}
 
