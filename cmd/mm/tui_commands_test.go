@@ -228,7 +228,7 @@ func TestTUIReadlineKeys(t *testing.T) {
 // Ctrl-R searches .mm/history backwards as the line mode's readline: the
 // box shows the match, a line the search; Ctrl-R again an older match;
 // Esc puts the box back; Enter sends the match; another key keeps it in
-// the box.
+// the box, and ↑/↓ go on from it.
 func TestTUIReverseSearch(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".mm"), 0o700); err != nil {
@@ -259,7 +259,13 @@ func TestTUIReverseSearch(t *testing.T) {
 	if got := lastQuestion(t, srv, 0); !strings.Contains(got, "beta thing") {
 		t.Errorf("the question sent: %q", got)
 	}
-	s.send("\x12question\x05 more") // Ctrl-E ends the search, the match kept
+	s.send("zz\x12ALPHA s\x05") // Ctrl-E ends the search, the match kept
+	s.waitBox("› ALPHA second")
+	s.send("\x1b[A") // ↑ goes on from the match
+	s.waitBox("› beta thing")
+	s.send("\x1b[B\x1b[B\x1b[B") // ↓ past the newest: the box before the search
+	s.waitBox("› zz")
+	s.send("\x15\x12question\x05 more")
 	s.waitBox("› alpha question more")
 	s.send("\r")
 	s.wait("alpha answered")

@@ -562,6 +562,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case cmdMsg: // commands.go, complete.go: work done off the loop
 		return msg.apply(m)
 	case tea.PasteMsg:
+		m.cmds.search, m.cmds.comp = nil, nil // a paste ends them, the box kept as it is
 		if m.perm == nil && (m.form == nil || m.form.qs[m.form.i].Type == tools.QuestionText) {
 			var cmd tea.Cmd
 			m.ta, cmd = m.ta.Update(msg)

@@ -203,6 +203,11 @@ func (m *model) searchKey(k tea.KeyPressMsg, s string) (tea.Cmd, bool) {
 		return nil, true
 	}
 	m.cmds.search = nil
+	if q.at < len(m.past) {
+		// As readline: ↑ and ↓ go on from the match, and past the newest
+		// question bring back what the box held before the search.
+		m.histAt, m.draft = q.at, q.saved
+	}
 	return nil, false
 }
 
