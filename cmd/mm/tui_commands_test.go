@@ -119,7 +119,7 @@ func TestTUITabCompletion(t *testing.T) {
 	dir := t.TempDir()
 	child := llmtest.New(t)
 	parentCfg, _ := askPair(t, dir, child, "", "")
-	srv := llmtest.NewWith(t, llmtest.Options{ModelName: "qwen3:latest", Models: []string{"llama3.2:latest", "gemma3:4b", "gemma3:27b"}},
+	srv := llmtest.NewWith(t, llmtest.Options{ModelName: "qwen3:latest", Models: []string{"llama3.2:latest", "gemma3:4b", "gemma3:27b", "gemma3:\x1b[31mred\u202e"}},
 		llmtest.Turn{Text: "ok"})
 	s := startTUI(t, dir, srv, noUserConfig(t), "-c", parentCfg)
 	s.wait("Ctrl-D quits")
@@ -153,6 +153,16 @@ func TestTUITabCompletion(t *testing.T) {
 	}
 	s.send("\r")
 	s.wait("model: llama3.2:latest (from the next request)")
+	// A name with an escape or a bidi control is never offered, and
+	// reaches the screen only inert (in /model's list).
+	s.send("/model\r")
+	s.wait("gemma3:^[[31mred<U+202E>")
+	s.mu.Lock()
+	raw := s.raw.String()
+	s.mu.Unlock()
+	if strings.Contains(raw, "\x1b[31mred") || strings.Contains(raw, "\u202e") {
+		t.Error("a model name reached the terminal raw")
+	}
 }
 
 // /resume's ids complete from the session store the line mode resumes
