@@ -54,6 +54,9 @@ func (m *model) tab(back bool) (tea.Cmd, bool) {
 		return nil, true
 	}
 	v := m.ta.Value()
+	if c := m.cmds.comp; c != nil && c.waiting != "" && c.waiting == v {
+		return nil, true // the fetch this box waits for is on its way
+	}
 	if back || !strings.HasPrefix(v, "/") || strings.Contains(v, "\n") || m.ta.Column() != len([]rune(v)) {
 		return nil, false
 	}
