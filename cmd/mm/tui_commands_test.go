@@ -236,7 +236,8 @@ func TestTUIReadlineKeys(t *testing.T) {
 }
 
 // Ctrl-R searches .mm/history backwards as the line mode's readline: the
-// box shows the match, a line the search; Ctrl-R again an older match;
+// box shows the match, a line the search; Ctrl-R again an older match,
+// Ctrl-S a newer one;
 // Esc puts the box back; Enter sends the match; another key keeps it in
 // the box, and ↑/↓ go on from it.
 func TestTUIReverseSearch(t *testing.T) {
@@ -260,6 +261,9 @@ func TestTUIReverseSearch(t *testing.T) {
 	s.waitFor("the older match", func(scr string) bool { return strings.Contains(scr, "› alpha question") })
 	s.send("\x12")
 	s.wait("failing bck-i-search: alp_")
+	s.send("\x13") // Ctrl-S: forward, towards the newer
+	s.wait("fwd-i-search: alp_")
+	s.waitFor("the newer match", func(scr string) bool { return strings.Contains(scr, "› ALPHA second") })
 	s.send("\x1b") // Esc: the box as it was
 	s.waitBox("› draft")
 	s.waitFor("the search closed", func(scr string) bool { return !strings.Contains(scr, "bck-i-search") })

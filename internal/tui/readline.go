@@ -22,6 +22,7 @@ type search struct {
 	saved   string // the box before the search: Esc, Ctrl-G put it back
 	at      int    // the match's index in m.past; len(m.past) for none yet
 	failing bool
+	fwd     bool // Ctrl-S turned it towards the newer questions
 }
 
 // editKey handles the keys of the box this file adds to the text area's,
@@ -171,16 +172,22 @@ func (m *model) setBoxAt(v string, row, col int) {
 }
 
 // searchKey is a key during Ctrl-R's search, as readline takes it: a
-// character extends the search, Ctrl-R looks further back, Backspace
+// character extends the search, Ctrl-R looks further back (Ctrl-S
+// forward, towards the newer questions), Backspace
 // shortens it, Enter sends the match, Esc, Ctrl-G or Ctrl-C put the box
 // back as it was; any other key ends the search with the match in the
 // box, and then does what it does there (ok false).
 func (m *model) searchKey(k tea.KeyPressMsg, s string) (tea.Cmd, bool) {
 	q := m.cmds.search
 	switch s {
-	case "ctrl+r":
+	case "ctrl+r", "ctrl+s":
+		q.fwd = s == "ctrl+s"
 		if len(q.query) > 0 {
-			m.find(q.at-1, true)
+			next := q.at - 1
+			if q.fwd {
+				next = q.at + 1
+			}
+			m.find(next, true)
 		}
 		return nil, true
 	case "backspace", "ctrl+h":
@@ -212,7 +219,8 @@ func (m *model) searchKey(k tea.KeyPressMsg, s string) (tea.Cmd, bool) {
 }
 
 // find looks for the search's text from the question at index from
-// backwards (older, skipping the match shown when again), case folded as
+// backwards (older; forward with Ctrl-S), skipping the match shown when
+// again, case folded as
 // the line mode's readline (HistorySearchFold); the box shows the match,
 // the cursor on it. No match: the search is failing, the box unchanged.
 func (m *model) find(from int, again bool) {
@@ -222,8 +230,12 @@ func (m *model) find(from int, again bool) {
 		return
 	}
 	shown := m.ta.Value()
+	step := -1
+	if q.fwd {
+		step = 1
+	}
 	from = min(from, len(m.past)-1)
-	for i := from; i >= 0; i-- {
+	for i := from; i >= 0 && i < len(m.past); i += step {
 		p := m.past[i]
 		if again && p == shown {
 			continue
@@ -257,7 +269,11 @@ func foldIndex(r, needle []rune) int {
 // searchLine is the line under the box during a search: readline's.
 func (m *model) searchLine() string {
 	q := m.cmds.search
-	line := "bck-i-search: " + termsafe.Text(string(q.query)) + "_"
+	dir := "bck"
+	if q.fwd {
+		dir = "fwd"
+	}
+	line := dir + "-i-search: " + termsafe.Text(string(q.query)) + "_"
 	if q.failing {
 		line = "failing " + line
 	}
