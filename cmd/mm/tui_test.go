@@ -817,8 +817,9 @@ func TestTUIUnfoldLastOutput(t *testing.T) {
 	s.waitFor("folded again", func(scr string) bool { return !strings.Contains(scr, "out-30") })
 }
 
-// /new forgets the conversation; /help lists the window's commands; the
-// others say they run in the line mode.
+// /new forgets the conversation; /help lists the window's commands;
+// /context shows the line mode's table (tui_commands_test.go has the
+// others).
 func TestTUISlashCommands(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Turn{Text: "first answer"}, llmtest.Turn{Text: "fresh answer"})
 	s := startTUI(t, t.TempDir(), srv, nil)
@@ -826,9 +827,9 @@ func TestTUISlashCommands(t *testing.T) {
 	s.send("one\r")
 	s.wait("first answer")
 	s.send("/help\r")
-	s.wait("start a new conversation")
+	s.wait("/redo      take the last /undo back")
 	s.send("/context\r")
-	s.wait("runs the others]")
+	s.wait("system prompt")
 	s.send("/new\r")
 	s.wait("new conversation\n")
 	s.send("two\r")

@@ -165,16 +165,36 @@ func (a Ask) Run(ctx context.Context, eng *engine.Engine, facade any) tools.Agen
 	return reply
 }
 
-// AskHelp is the /help lines of the ask commands ("" without agents).
-func AskHelp(agents tools.AgentAsker) string {
+// AskNames are the names of the agents of mmConfigs /ask-<name> asks,
+// sorted (none without mmConfigs).
+func AskNames(agents tools.AgentAsker) []string {
 	if agents == nil {
-		return ""
+		return nil
 	}
 	var names []string
 	for _, a := range agents.Agents() {
 		names = append(names, a.Name)
 	}
 	sort.Strings(names)
+	return names
+}
+
+// AskCommands are the /ask-<name> and /ask-with-context-<name> commands
+// of the agents of mmConfigs, for the window's completion.
+func AskCommands(agents tools.AgentAsker) []string {
+	var out []string
+	for _, n := range AskNames(agents) {
+		out = append(out, askPrefix+n, askContextPrefix+n)
+	}
+	return out
+}
+
+// AskHelp is /help's lines of the ask commands ("" without mmConfigs).
+func AskHelp(agents tools.AgentAsker) string {
+	if agents == nil {
+		return ""
+	}
+	names := AskNames(agents)
 	return fmt.Sprintf("  %-10s %s\n  %-10s %s\n", "/ask-NAME", "/ask-NAME PROMPT: ask another agent ("+strings.Join(names, ", ")+"); its answer joins the conversation",
 		"", "/ask-with-context-NAME PROMPT: the same, this conversation sent before the prompt")
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"mm/internal/agent"
+	"mm/internal/config"
 	"mm/internal/llm"
 )
 
@@ -39,9 +40,7 @@ func (r *REPL) command(line string) bool {
 	switch name {
 	case "/help":
 		var b strings.Builder
-		for _, c := range commands {
-			fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.help)
-		}
+		b.WriteString(CommandsHelp())
 		b.WriteString(r.askHelp())
 		b.WriteString("  Keys: Esc or Ctrl-C stops a turn; Ctrl-D on an empty line quits; ↑/↓ and Ctrl-R search the history.")
 		r.p.Line(b.String())
@@ -70,15 +69,45 @@ func (r *REPL) command(line string) bool {
 			r.resume(strings.Join(args, ""))
 		}
 	case "/abort":
-		r.p.DimLine("nothing is running")
+		r.p.DimLine(NothingRunning)
 	case "/quit", "/exit":
 		r.mu.Lock()
 		r.quit = true
 		r.mu.Unlock()
 	default:
-		r.p.Line(fmt.Sprintf("unknown command %s — /help lists them", name))
+		r.p.Line(UnknownCommand(name))
 	}
 	return true
+}
+
+// The line mode's texts the window mode (internal/tui) shows too: shared
+// rather than copied, so the two facades say the same.
+
+// CommandsHelp is /help's list of the commands, one "  /name  help" line
+// each.
+func CommandsHelp() string {
+	var b strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.help)
+	}
+	return b.String()
+}
+
+// CommandNames are the commands /help lists, in its order.
+func CommandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return names
+}
+
+// NothingRunning is /abort's answer when no turn runs.
+const NothingRunning = "nothing is running"
+
+// UnknownCommand is the answer to a slash command mm does not know.
+func UnknownCommand(name string) string {
+	return fmt.Sprintf("unknown command %s — /help lists them", name)
 }
 
 // compact is /compact: it works whether context.enabled is on or not.
@@ -86,45 +115,65 @@ func (r *REPL) compact() {
 	r.p.Status("Compressing the conversation")
 	rep, err := r.eng.Agent.Compact(context.Background(), &replUI{r: r})
 	r.p.Finish()
-	switch {
-	case errors.Is(err, agent.ErrNothingToCompact):
-		r.p.DimLine(fmt.Sprintf("nothing to compress: the conversation has no more than the %d question turn(s) context.keepLastTurns keeps", r.eng.Config.Context.KeepLastTurns))
-	case err != nil:
-		r.p.RedLine("[error: " + strings.Trim(err.Error(), "[]") + " — the history is unchanged]")
-	case r.eng.Config.Context.ShowStats:
-		r.p.DimLine(rep.Line())
-	default:
-		r.p.DimLine("conversation compressed")
+	if text, failed := CompactOutcome(r.eng.Config, rep, err); failed {
+		r.p.RedLine(text)
+	} else {
+		r.p.DimLine(text)
 	}
 	if !errors.Is(err, agent.ErrNothingToCompact) {
 		r.saveSession() // the session holds the history as it is now
 	}
 }
 
+// CompactOutcome is what /compact says once Compact returned rep and err,
+// and whether it is an error (shown red).
+func CompactOutcome(cfg *config.Config, rep agent.CompactReport, err error) (text string, failed bool) {
+	switch {
+	case errors.Is(err, agent.ErrNothingToCompact):
+		return fmt.Sprintf("nothing to compress: the conversation has no more than the %d question turn(s) context.keepLastTurns keeps", cfg.Context.KeepLastTurns), false
+	case err != nil:
+		return "[error: " + strings.Trim(err.Error(), "[]") + " — the history is unchanged]", true
+	case cfg.Context.ShowStats:
+		return rep.Line(), false
+	}
+	return "conversation compressed", false
+}
+
 // model is /model: with no argument, the models the server serves, the
 // one in use marked; with a name, the model of the next requests.
 func (r *REPL) model(args []string) {
 	if len(args) > 1 {
-		r.p.Line("usage: /model [NAME]")
+		r.p.Line(ModelUsage)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), llm.ProbeTimeout)
 	defer cancel()
 	served, err := r.eng.Models(ctx)
+	text, use := ModelOutcome(args, served, err, r.eng.Endpoint.Shown(), r.eng.Config.Model)
+	if use != "" {
+		r.eng.SetModel(use)
+	}
+	r.p.Line(text)
+}
+
+// ModelUsage is /model's answer to more than one argument.
+const ModelUsage = "usage: /model [NAME]"
+
+// ModelOutcome is what /model [NAME] says once the server at where was
+// asked what it serves (served, err), inUse the model of the requests
+// now, and the model to use from the next request ("" for no change).
+func ModelOutcome(args []string, served llm.Served, err error, where, inUse string) (text, use string) {
 	if len(args) == 1 {
-		r.eng.SetModel(args[0])
 		msg := fmt.Sprintf("model: %s (from the next request)", args[0])
 		if err == nil && !served.AnyName && !served.Has(args[0]) {
 			msg += fmt.Sprintf(" — the server does not list it (it serves: %s)", served.List())
 		}
-		r.p.Line(msg)
-		return
+		return msg, args[0]
 	}
 	if err != nil {
-		r.p.Line(fmt.Sprintf("model: %s — %s", r.eng.Config.Model, strings.Trim(err.Error(), "[]")))
-		return
+		return fmt.Sprintf("model: %s — %s", inUse, strings.Trim(err.Error(), "[]")), ""
 	}
-	r.p.Line(modelList(served, r.eng.Endpoint.Shown(), r.eng.Config.Model))
+	return modelList(served, where, inUse), ""
 }
 
 // modelList is what /model shows.
@@ -156,11 +205,15 @@ func modelList(s llm.Served, where, inUse string) string {
 // showConfig is /config: each key's effective value and its origin. The
 // values come from files a repository may ship: the printer sanitises
 // them.
-func (r *REPL) showConfig() {
+func (r *REPL) showConfig() { r.p.Line(ConfigText(r.eng.Config)) }
+
+// ConfigText is what /config shows of cfg (unsanitised: the caller's
+// printer sanitises it).
+func ConfigText(cfg *config.Config) string {
 	var b strings.Builder
-	b.WriteString("config: " + r.eng.Config.InUse())
-	for _, s := range r.eng.Config.Settings() {
+	b.WriteString("config: " + cfg.InUse())
+	for _, s := range cfg.Settings() {
 		fmt.Fprintf(&b, "\n  %-26s %s  (%s)", s.Key, s.Value, s.From)
 	}
-	r.p.Line(b.String())
+	return b.String()
 }

@@ -282,11 +282,3 @@ func (m *model) askCommand(line string) (tea.Cmd, bool) {
 	m.vp.GotoBottom()
 	return tea.Batch(m.later(), tick()), true
 }
-
-// askHelp is the /help lines of the ask commands, the line mode's.
-func (m *model) askHelp() string {
-	if h := strings.TrimRight(repl.AskHelp(m.eng.Agents), "\n"); h != "" {
-		return "\n" + h
-	}
-	return ""
-}

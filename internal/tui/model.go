@@ -129,6 +129,7 @@ type model struct {
 
 	sess winSessions // sessions.go
 	ag   askState    // ask_agent.go
+	cmds cmdState    // the commands, Tab-completion, readline keys (commands.go)
 }
 
 type panicMsg struct{ report string }
@@ -428,7 +429,7 @@ func (m *model) zone() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	return m.ta.View()
+	return m.boxZone()
 }
 
 // resize gives the viewport what the header, the status line and the
@@ -583,7 +584,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case cmdMsg: // commands.go, complete.go: work done off the loop
+		return msg.apply(m)
 	case tea.PasteMsg:
+		m.cmds.search, m.cmds.comp = nil, nil // a paste ends them, the box kept as it is
 		if m.perm == nil && (m.form == nil || m.form.qs[m.form.i].Type == tools.QuestionText) {
 			var cmd tea.Cmd
 			m.ta, cmd = m.ta.Update(msg)
@@ -608,6 +612,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	if s != "ctrl+c" {
 		m.ctrlC = false
+	}
+	if cmd, ok := m.editKey(k); ok { // readline.go: Tab, Ctrl-R, readline's keys
+		return cmd
 	}
 	switch s {
 	case "ctrl+c":
@@ -782,12 +789,16 @@ func (m *model) submit() tea.Cmd {
 	case "/quit", "/exit":
 		return tea.Quit
 	case "/abort":
-		m.stopTurn()
-		return nil
+		if m.running {
+			m.stopTurn()
+			return nil
+		}
 	}
 	if m.running {
 		m.next = line
-		m.stopTurn()
+		if !m.cmds.busy {
+			m.stopTurn() // a command runs to its end, as in the line mode
+		}
 		return nil
 	}
 	return m.ask(line)
@@ -796,27 +807,8 @@ func (m *model) submit() tea.Cmd {
 // ask starts a turn in its own goroutine; its events come back as
 // messages.
 func (m *model) ask(question string) tea.Cmd {
-	if strings.HasPrefix(question, "/") {
-		m.addBlock(blockUser, question)
-		if cmd, ok := m.askCommand(question); ok { // ask_agent.go
-			return cmd
-		}
-		if cmd, ok := m.sessionCommand(question); ok { // sessions.go
-			return cmd
-		}
-		switch strings.TrimSpace(question) {
-		case "/new":
-			m.sess.NewConversation()
-			m.eng.Agent.Reset()
-			m.addBlock(blockDim, "new conversation")
-		case "/help":
-			m.addBlock(blockDim, windowHelp+"\n"+sessHelp+m.askHelp())
-		case "/undo", "/redo":
-			m.addBlock(blockDim, m.undo(strings.TrimSpace(question) == "/redo"))
-		default:
-			m.addBlock(blockDim, "[the window mode runs /new, /undo, /redo, /sessions, /resume, /ask-NAME, /help, /abort and /quit only so far: mm without -tui runs the others]")
-		}
-		return m.later()
+	if cmd, ok := m.command(question); ok {
+		return cmd
 	}
 	m.addBlock(blockUser, question)
 	m.addBlock(blockLabel, "‣ "+m.name)
@@ -872,15 +864,6 @@ func (m *model) undo(redo bool) string {
 	m.eng.Agent.AddNote(rep.Note())
 	return termsafe.Text(text)
 }
-
-// windowHelp is /help in the window.
-const windowHelp = `/new        start a new conversation (the history is forgotten)
-/undo       put back the files the last turn that changed some changed (bash's too); again: one more turn back
-/redo       take the last /undo back
-/abort      stop the running turn (Esc and Ctrl-C do the same)
-/quit       leave (Ctrl-D on an empty box does the same)
-Enter sends · Alt-Enter or Ctrl-J: a new line · ↑↓ the history · Ctrl-O unfolds the last output
-PgUp/PgDn, Home/End, the mouse wheel scroll · Esc stops a turn · Ctrl-C twice quits`
 
 type tickMsg struct{}
 

@@ -88,11 +88,6 @@ func (m *model) leavingLine() string {
 	return "[left the window mode: mm -tui -continue goes on with this conversation]"
 }
 
-// sessHelp is the /help lines of the sessions' commands, the line mode's
-// words.
-const sessHelp = `/sessions   list the saved conversations, newest first (sessions.enabled)
-/resume     /resume [ID]: go on with a saved conversation (no ID: the latest)`
-
 // winSessions is the window's sessions: the line mode's, and whether a
 // save failed (set from a turn's goroutine).
 type winSessions struct {
