@@ -266,8 +266,8 @@ func TestTUISlashAsk(t *testing.T) {
 		t.Errorf("with context, the child read:\n%s", got)
 	}
 	s.send("/help\r")
-	s.wait("/resume [ID]")
 	s.wait("/ask-NAME PROMPT")
+	s.wait("/ask-with-context-NAME PROMPT")
 	s.send("\x04")
 	s.exit()
 }
