@@ -183,7 +183,7 @@ func (m *model) formKey(k tea.KeyPressMsg, now time.Time, quiet bool) tea.Cmd {
 			if !ready {
 				return nil
 			}
-			v := strings.TrimSpace(m.ta.Value())
+			v := strings.TrimSpace(m.boxValue())
 			if v == "" && q.HasDefault {
 				v = q.Default
 			}

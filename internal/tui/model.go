@@ -590,6 +590,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.cmds.search, m.cmds.comp = nil, nil // a paste ends them, the box kept as it is
 		if m.perm == nil && (m.form == nil || m.form.qs[m.form.i].Type == tools.QuestionText) {
 			var cmd tea.Cmd
+			msg.Content = intoBox(msg.Content) // tabs.go
 			m.ta, cmd = m.ta.Update(msg)
 			m.resize()
 			return cmd
@@ -715,7 +716,7 @@ func (m *model) recall(back bool) {
 	if at == len(m.past) {
 		m.ta.SetValue(m.draft)
 	} else {
-		m.ta.SetValue(m.past[at])
+		m.ta.SetValue(intoBox(m.past[at]))
 	}
 	m.resize()
 }
@@ -771,7 +772,7 @@ func (m *model) closePerm(word string) {
 // submit sends what the box holds: a command of the window, or a question
 // (during a turn it stops the turn and is asked next, as in line mode).
 func (m *model) submit() tea.Cmd {
-	line := strings.TrimSpace(m.ta.Value())
+	line := strings.TrimSpace(m.boxValue())
 	m.ta.Reset()
 	m.resize()
 	if line != "" {

@@ -156,13 +156,13 @@ func wordEnd(buf []rune, col int) int {
 
 // setBox puts v in the box, the cursor at its end.
 func (m *model) setBox(v string) {
-	m.ta.SetValue(v)
+	m.ta.SetValue(intoBox(v))
 	m.resize()
 }
 
 // setBoxAt puts v in the box, the cursor on its line row at col.
 func (m *model) setBoxAt(v string, row, col int) {
-	m.ta.SetValue(v)
+	m.ta.SetValue(intoBox(v))
 	m.ta.MoveToBegin()
 	// CursorDown moves by the rows drawn: a long line takes several.
 	for guard := len(v) + 1; m.ta.Line() < row && guard > 0; guard-- {
