@@ -692,6 +692,14 @@ func TestTUIThinking(t *testing.T) {
 	if s.faintAt("the-answer") {
 		t.Error("the answer is dimmed")
 	}
+	// Ctrl-O unfolds the reasoning (the last thing folded), again folds it.
+	s.send("\x0f")
+	s.wait("ponder-four")
+	s.send("\x0f")
+	s.wait("… 2 more line(s) of thinking (Ctrl-O unfolds)")
+	if strings.Contains(s.screen(), "ponder-four") {
+		t.Errorf("Ctrl-O again did not fold the reasoning:\n%s", s.screen())
+	}
 
 	s = startTUI(t, t.TempDir(), llmtest.New(t, turn), []string{"NO_COLOR=1"})
 	s.wait("Ctrl-D quits")

@@ -110,7 +110,7 @@ func (m *model) help() string {
 const windowKeys = `  Keys: Enter sends; Alt-Enter or Ctrl-J adds a line; Esc or Ctrl-C stops a turn; Ctrl-C twice, or Ctrl-D on an empty box, quits.
   ↑/↓ (Ctrl-P/Ctrl-N) go through the history, Ctrl-R searches it; Tab completes a command, /model's names, /resume's ids.
   Ctrl-A/Ctrl-E, Alt-B/Alt-F move; Ctrl-K, Ctrl-U, Ctrl-W, Alt-Backspace, Alt-D cut; Ctrl-Y puts the last cut back.
-  Ctrl-O unfolds the last output; PgUp/PgDn, Home/End and the mouse wheel scroll.`
+  Ctrl-O unfolds the last output or reasoning; PgUp/PgDn, Home/End and the mouse wheel scroll.`
 
 // cmdDoneMsg is a command's outcome: a block to add, and what to change
 // on the loop (then).

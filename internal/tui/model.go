@@ -53,6 +53,9 @@ type block struct {
 	folded bool
 	// unfolded: a tool's whole output shows (Ctrl-O), not its preview.
 	unfolded bool
+	// reopened: a folded reasoning shown whole again (Ctrl-O); Ctrl-O
+	// folds it back.
+	reopened bool
 	// answer: the permission's answer (`→ allowed once`), under the
 	// call's line and above its output, which comes after it.
 	answer string
@@ -275,7 +278,7 @@ func wrap(b *block, width int, noColor bool) []string {
 	}
 	if b.folded && len(lines) > foldedThinking {
 		more := len(lines) - foldedThinking
-		lines = append(lines[:foldedThinking:foldedThinking], fmt.Sprintf("… %d more line(s) of thinking", more))
+		lines = append(lines[:foldedThinking:foldedThinking], fmt.Sprintf("… %d more line(s) of thinking (Ctrl-O unfolds)", more))
 	}
 	if b.kind == blockThink && noColor {
 		// Without colour to dim it, the reasoning is marked as the line
@@ -721,12 +724,19 @@ func (m *model) recall(back bool) {
 	m.resize()
 }
 
-// unfoldLast shows the whole output of the last tool call that was
-// folded, or folds it again.
+// unfoldLast shows the whole of the last thing folded, a tool call's
+// output or a reasoning, or folds it again.
 func (m *model) unfoldLast() {
 	for i := len(m.blocks) - 1; i >= 0; i-- {
-		if b := m.blocks[i]; b.kind == blockTool && b.tool.full != "" {
+		b := m.blocks[i]
+		switch {
+		case b.kind == blockTool && b.tool.full != "":
 			b.unfolded, b.dirty, m.dirty = !b.unfolded, true, true
+			return
+		case b.kind == blockThink && (b.folded || b.reopened):
+			// The last folded thing may be the reasoning before an answer.
+			b.folded, b.reopened = b.reopened, !b.reopened
+			b.stableWidth, b.dirty, m.dirty = 0, true, true // laid out again whole
 			return
 		}
 	}
