@@ -39,7 +39,13 @@ type tuiSession struct {
 // startTUI starts mm -tui in an 80x24 terminal and waits for its header.
 func startTUI(t testing.TB, dir string, srv *llmtest.Server, env []string, args ...string) *tuiSession {
 	t.Helper()
-	cmd := exec.Command(mmBin, append([]string{"-tui"}, args...)...)
+	return startTUIBin(t, mmBin, dir, srv, env, args...)
+}
+
+// startTUIBin is startTUI with another build of mm (hooksBin).
+func startTUIBin(t testing.TB, bin, dir string, srv *llmtest.Server, env []string, args ...string) *tuiSession {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"-tui"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(cleanEnv(), "TERM=xterm-256color")
 	if srv != nil {

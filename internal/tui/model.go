@@ -485,6 +485,9 @@ func (m *model) statusLine() string {
 // View draws what the last layout made: it runs after every message (a
 // streamed token too), the layout at most once a frame (flushMsg).
 func (m *model) View() tea.View {
+	if testPanic != nil && len(m.past) > 0 {
+		testPanic("view", m.past[len(m.past)-1]) // testhooks.go
+	}
 	head := ansi.Truncate(m.header, m.w, "…")
 	head += strings.Repeat(" ", max(0, m.w-ansi.StringWidth(head)))
 	content := headStyle.Render(head) + "\n" + m.vp.View() + "\n" + statusStyle.Render(m.statusLine()) + "\n" + m.zone()
@@ -841,6 +844,9 @@ func (m *model) ask(question string) tea.Cmd {
 				m.ev.post(panicMsg{fmt.Sprintf("%v\n%s", r, debug.Stack())})
 			}
 		}()
+		if testPanic != nil {
+			testPanic("turn", question) // testhooks.go
+		}
 		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
 		// Saved as the line mode saves it (sessions.go).
 		m.sess.AfterTurn(err)

@@ -10,6 +10,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -95,6 +96,12 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 		fmt.Fprintf(opts.Out, "mm: internal error in the window mode: %s\n", termsafe.Text(m.panicked))
 		return 2
 	}
+	if errors.Is(err, tea.ErrProgramPanic) {
+		// A panic while drawing or in the window's loop: Bubble Tea caught
+		// it, restored the terminal and wrote it on stderr.
+		fmt.Fprintln(opts.Out, "mm: internal error in the window mode (reported above)")
+		return 2
+	}
 	if err != nil && ctx.Err() == nil && !isKilled(err) {
 		fmt.Fprintf(opts.Out, "mm: the window mode failed: %s\n", termsafe.Text(err.Error()))
 		return 1
@@ -103,7 +110,9 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 	return m.exitCode
 }
 
-func isKilled(err error) bool { return err == tea.ErrProgramKilled || err == tea.ErrInterrupted }
+func isKilled(err error) bool {
+	return errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrInterrupted)
+}
 
 // Messages from the turn's goroutine to the window.
 type (
