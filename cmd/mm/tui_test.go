@@ -591,7 +591,7 @@ func TestTUIMouseWheel(t *testing.T) {
 func TestTUIWritePermission(t *testing.T) {
 	dir := t.TempDir()
 	srv := llmtest.New(t,
-		call("write_file", `{"path":"new.txt","content":"fresh-content\n"}`), llmtest.Turn{Text: "after r"},
+		call("write_file", `{"path":"new.txt","content":"\tfresh-content\n"}`), llmtest.Turn{Text: "after r"},
 		call("write_file", `{"path":"two.txt","content":"x\n"}`), llmtest.Turn{Text: "after ctrl-d"},
 		call("write_file", `{"path":"three.txt","content":"y\n"}`), llmtest.Turn{Text: "never shown"},
 	)
@@ -599,7 +599,9 @@ func TestTUIWritePermission(t *testing.T) {
 	s.wait("Ctrl-D quits")
 	s.send("write\r")
 	s.wait("🔐 write_file new.txt")
-	s.wait("1 +│ fresh-content")
+	// A tab takes the four columns the conversation gives it, not the
+	// terminal's tab stop.
+	s.wait("1 +│     fresh-content")
 	s.answer("r")
 	s.wait("→ refused")
 	s.wait("‣ write_file new.txt · refused")

@@ -423,7 +423,10 @@ func (m *model) zone() string {
 		return m.formZone()
 	}
 	if m.perm != nil {
-		text := colorDiff(m.perm.head, m.noColor) + "\n" + m.perm.keys
+		// A tab is laid out as the conversation lays it (four columns):
+		// written raw, the terminal would move to its own tab stop, past
+		// what the wrap counted.
+		text := colorDiff(strings.ReplaceAll(m.perm.head, "\t", "    "), m.noColor) + "\n" + m.perm.keys
 		lines := carrySGR(strings.Split(ansi.Wrap(text, m.w, ""), "\n"))
 		// The zone never takes more than half the window: its head is the
 		// line mode's, which already folds a planned change.
