@@ -50,6 +50,9 @@ func startOneshotSession(eng *engine.Engine, resume string, cont bool) (*oneshot
 		if err == nil {
 			err = eng.Agent.Restore(s.History())
 		}
+		if err == nil {
+			eng.Agent.Plan().Set(s.Plan)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("[resume failed: %v]", err)
 		}
@@ -83,6 +86,7 @@ func (o *oneshotSession) write(s *session.Session, history []*ai.Message) {
 	msgs, err := session.FromHistory(history)
 	if err == nil {
 		s.Messages = msgs
+		s.Plan = o.eng.Agent.Plan().Items()
 		s.Updated = time.Now()
 		s.Model = o.eng.Config.Model
 		err = o.store.Save(s)

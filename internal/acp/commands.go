@@ -101,6 +101,7 @@ func (l *live) newConversation() {
 			old := *l.stored
 			old.ID = session.NewID(time.Now())
 			old.Messages, old.Updated = msgs, time.Now()
+			old.Plan = l.es.Agent.Plan().Items()
 			if err := l.store.Save(&old); err != nil {
 				l.notice(fmt.Sprintf("[%v — the previous conversation is not saved]", err))
 			}
@@ -109,7 +110,13 @@ func (l *live) newConversation() {
 		next.ID = l.stored.ID
 		l.stored = next
 	}
+	hadPlan := len(l.es.Agent.Plan().Items()) > 0
 	l.es.Agent.Reset()
+	if hadPlan {
+		// The client replaces its plan with each update: an empty one
+		// clears what it shows.
+		l.update(planUpdate(nil))
+	}
 	l.save()
 }
 

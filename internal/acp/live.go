@@ -277,6 +277,7 @@ func (l *live) write(s *session.Session, history []*ai.Message) error {
 	msgs, err := session.FromHistory(history)
 	if err == nil {
 		s.Messages = msgs
+		s.Plan = l.es.Agent.Plan().Items()
 		s.Updated = time.Now()
 		s.Model = l.srv.cfg.Model
 		err = l.store.Save(s)

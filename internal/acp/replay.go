@@ -75,7 +75,9 @@ func (s *server) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (ac
 		l.lock.Release()
 		return acpsdk.LoadSessionResponse{}, invalidParams("session %s is not loaded: %v", id, err)
 	}
+	l.es.Agent.Plan().Set(stored.Plan)
 	l.replay(stored)
+	l.replayPlan()
 	l.commands()
 	return acpsdk.LoadSessionResponse{}, nil
 }

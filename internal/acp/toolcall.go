@@ -58,10 +58,11 @@ func oneLine(s string) string {
 
 // kind is the ACP kind of a call (the reference's: bash execute,
 // read_file and read_skill read, write_file and edit_file edit, lsp read
-// or edit for rename, fetch_content fetch).
+// or edit for rename, fetch_content fetch; plan think: it changes no
+// file).
 func kind(c *agent.Call) acpsdk.ToolKind {
 	switch c.Kind {
-	case tools.KindExecute, tools.KindRead, tools.KindEdit, tools.KindFetch:
+	case tools.KindExecute, tools.KindRead, tools.KindEdit, tools.KindFetch, tools.KindThink:
 		return acpsdk.ToolKind(c.Kind)
 	}
 	return acpsdk.ToolKindOther

@@ -74,6 +74,7 @@ func (u *turnUI) ToolEnd(c *agent.Call) {
 		return
 	}
 	u.l.update(endUpdate(u.l.toolCallID(c), c, !failed(c)))
+	u.l.planChanged(c)
 }
 
 // The options of a permission request, the line mode's a/s/r/n.

@@ -18,6 +18,7 @@ import (
 
 	"mm/internal/config"
 	"mm/internal/llm"
+	"mm/internal/plan"
 	"mm/internal/textcut"
 	"mm/internal/toolcall"
 	"mm/internal/tools"
@@ -149,6 +150,10 @@ type Options struct {
 	// permission and is not a read), After when that turn ends. What
 	// they return, when not "", is a notice for the user.
 	Snapshots Snapshotter
+	// Plan is the conversation's plan (the plan tool's state), nil
+	// without the tool: /new clears it, and a compression keeps it
+	// (compact.go).
+	Plan *plan.Plan
 }
 
 // Snapshotter takes the snapshots /undo restores (Options.Snapshots).
@@ -288,7 +293,12 @@ func (a *Agent) Reset() {
 	a.fit.reset()
 	a.noGain = 0
 	a.note = ""
+	a.opts.Plan.Clear()
 }
+
+// Plan is the conversation's plan: nil without the plan tool. A facade
+// reads it to show the plan, a session saves and restores it.
+func (a *Agent) Plan() *plan.Plan { return a.opts.Plan }
 
 // History returns the conversation so far.
 func (a *Agent) History() []*ai.Message {
@@ -672,9 +682,10 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 		c.Refused, c.Failed = true, true
 		return t.RefusalFor(c.Args)
 	}
-	if a.opts.Snapshots != nil && !a.snapped && t.NeedsPermission(c.Args) && t.KindFor(c.Args) != tools.KindRead {
+	if a.opts.Snapshots != nil && !a.snapped && t.NeedsPermission(c.Args) && t.KindFor(c.Args) != tools.KindRead && t.KindFor(c.Args) != tools.KindThink {
 		// Before the first change of the turn, never for a call refused
-		// or decided without changing anything.
+		// or decided without changing anything, nor for one that changes
+		// no file (the plan).
 		a.snapped = true
 		if n := a.opts.Snapshots.Before(a.question); n != "" {
 			ui.Notice(n)

@@ -13,6 +13,7 @@ import (
 
 	"mm/internal/config"
 	"mm/internal/llm"
+	"mm/internal/plan"
 )
 
 // Compression (context.* in the configuration) replaces the older part of
@@ -147,7 +148,7 @@ func (a *Agent) compact(ctx context.Context, ui UI) (CompactReport, error) {
 		return rep, err
 	}
 	kept := append([]*ai.Message(nil), a.history[:head]...)
-	kept = append(kept, ai.NewUserTextMessage(summaryMarker), ai.NewModelTextMessage(summary))
+	kept = append(kept, ai.NewUserTextMessage(summaryMarker), ai.NewModelTextMessage(summary+planPart(a.opts.Plan)))
 	kept = append(kept, a.history[cut:]...)
 	// Before and after are the same estimate: the tools and the kept
 	// turns are in both, so the difference is the bytes replaced, at the
@@ -402,3 +403,18 @@ func (a *Agent) tokenEstimateRatio() (int, float64) {
 	}
 	return int(float64(toolBytes+historyBytes(a.history)) / ratio), ratio
 }
+
+// planPart is what the summary message adds for the plan: the plan is
+// state, not history, and the plan tool's results it came from are among
+// the messages the summary replaces, so its text as it stands follows
+// the summary ("" without a plan).
+func planPart(p *plan.Plan) string {
+	text := p.Text()
+	if text == "" {
+		return ""
+	}
+	return "\n\n" + PlanAfterSummary + "\n" + text
+}
+
+// PlanAfterSummary heads the plan's text after a compression's summary.
+const PlanAfterSummary = "[The plan, as it stands (the plan tool):]"

@@ -36,6 +36,7 @@ type Config struct {
 	EditTools        bool   `yaml:"editTools"`
 	FetchContentTool bool   `yaml:"fetchContentTool"`
 	AskUserTool      bool   `yaml:"askUserTool"`
+	PlanTool         bool   `yaml:"planTool"`
 
 	// Sampling is passed to the server as generation parameters, with the
 	// OpenAI names. It is kept as a map: keys the OpenAI API does not declare

@@ -350,6 +350,8 @@ func (d *decoder) top(root *yaml.Node) error {
 			c.FetchContentTool, err = d.boolean(v, key)
 		case "askUserTool":
 			c.AskUserTool, err = d.boolean(v, key)
+		case "planTool":
+			c.PlanTool, err = d.boolean(v, key)
 		case "sampling":
 			err = d.sampling(v)
 		case "watchdogTimeout":

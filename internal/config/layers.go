@@ -443,6 +443,7 @@ func (c *Config) Settings() []Setting {
 	add("editTools", b(c.EditTools))
 	add("fetchContentTool", b(c.FetchContentTool))
 	add("askUserTool", b(c.AskUserTool))
+	add("planTool", b(c.PlanTool))
 	for _, k := range slices.Sorted(maps.Keys(c.Sampling)) {
 		add("sampling."+k, fmt.Sprint(c.Sampling[k]))
 	}

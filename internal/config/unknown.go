@@ -18,7 +18,7 @@ var (
 		"provider", "model", "baseUrl", "fallback", "apiKeyEnv", "contextWindow",
 		"maxOutput", "maxTurns", "previewLines", "displayCommands", "showThinking",
 		"system", "skillsDir", "bashTool", "editTools", "fetchContentTool",
-		"askUserTool", "sampling", "watchdogTimeout", "firstTokenTimeout",
+		"askUserTool", "planTool", "sampling", "watchdogTimeout", "firstTokenTimeout",
 		"bashTimeout", "context", "sessions", "trace", "acp", "lsp", "tui", "yolo",
 		"permissions", "mmConfigs", "projectInstructions", "mcp", "sandbox",
 		"fetchAllowLinkLocal",

@@ -20,6 +20,7 @@ import (
 	"mm/internal/llm"
 	"mm/internal/lsp"
 	"mm/internal/mcp"
+	"mm/internal/plan"
 	"mm/internal/procguard"
 	"mm/internal/project"
 	"mm/internal/skills"
@@ -228,7 +229,11 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	s.LSP, s.Warnings = lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	bash, w := findBash(cfg)
 	s.Warnings = append(s.Warnings, w...)
-	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents, bash: bash}, s.LSP)
+	var pl *plan.Plan
+	if cfg.PlanTool {
+		pl = plan.New()
+	}
+	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents, bash: bash, plan: pl}, s.LSP)
 	if !opts.noMCP {
 		e.startMCP(s, opts.MCPServers)
 	}
@@ -246,7 +251,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 		Model: e.Model, Tools: s.Tools, System: systemPrompt(cfg, s.Tools.Lookup("bash") != nil, s.Instructions),
 		MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 		Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
-		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) }, Snapshots: snapshots,
+		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) }, Snapshots: snapshots, Plan: pl,
 	})
 	if e.Agent != nil {
 		// A session made after Start: the engine's model is wired already.
@@ -293,7 +298,8 @@ type toolPlace struct {
 	cwd, skillsBase string
 	files           tools.Editor // nil = the disk
 	agents          tools.AgentAsker
-	bash            string // the bash the tool runs ("" = not declared)
+	bash            string     // the bash the tool runs ("" = not declared)
+	plan            *plan.Plan // the plan tool's state (nil = a plan of its own)
 }
 
 // toolsWith is Tools with the language servers of the lsp tool.
@@ -330,6 +336,13 @@ func toolsWith(cfg *config.Config, at toolPlace, servers *lsp.Manager) (reg *too
 	}
 	if cfg.FetchContentTool {
 		reg.Add(tools.NewFetchContent(tools.FetchOptions{Dir: cwd, MaxOutput: cfg.MaxOutput, AllowLinkLocal: cfg.FetchAllowLinkLocal}))
+	}
+	if cfg.PlanTool {
+		p := at.plan
+		if p == nil {
+			p = plan.New()
+		}
+		reg.Add(tools.NewPlan(p))
 	}
 	if cfg.AskUserTool {
 		// Last: asking the user is the tool of last resort.

@@ -12,6 +12,7 @@ import (
 	"mm/internal/llm"
 	"mm/internal/lsp"
 	"mm/internal/project"
+	"mm/internal/tools"
 )
 
 // fixedPrompt is what a model reads on every request before the
@@ -114,5 +115,30 @@ func TestSchemaPropertyOrderOnTheWire(t *testing.T) {
 			}
 			at += i + len(key)
 		}
+	}
+}
+
+// The plan tool is declared only with planTool: true (its description
+// would cost every request): the defaults' fixed prompt does not hold
+// it, and its description stays under 400 B (issue 24). Its whole cost
+// on the wire, schema included, is logged.
+func TestFixedPromptBudgetPlanTool(t *testing.T) {
+	cfg := config.Default()
+	if cfg.PlanTool {
+		t.Fatal("planTool is on by default")
+	}
+	sys, off := fixedPrompt(t, cfg)
+	cfg.PlanTool = true
+	sys2, on := fixedPrompt(t, cfg)
+	if sys2 != sys {
+		t.Errorf("planTool changed the system prompt: %d B → %d B", sys, sys2)
+	}
+	desc := len(tools.PlanDescription())
+	t.Logf("plan tool: description %d B, on the wire %d B (defaults %d B → %d B)", desc, on-off, sys+off, sys+on)
+	if desc >= 400 {
+		t.Errorf("the plan tool's description is %d B, budget under 400 B", desc)
+	}
+	if on <= off {
+		t.Errorf("planTool: true declared nothing (%d B → %d B)", off, on)
 	}
 }

@@ -135,6 +135,7 @@ func (s *Sessions) write(c *session.Session, history []*ai.Message) {
 	msgs, err := session.FromHistory(history)
 	if err == nil {
 		c.Messages = msgs
+		c.Plan = s.eng.Agent.Plan().Items()
 		c.Updated = time.Now()
 		c.Model = s.eng.Config.Model
 		err = s.store.Save(c)
@@ -224,6 +225,9 @@ func (s *Sessions) Resume(id string) (text string, red bool) {
 	if err == nil {
 		err = s.eng.Agent.Restore(c.History())
 	}
+	if err == nil {
+		s.eng.Agent.Plan().Set(c.Plan)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -297,7 +301,19 @@ func (r *REPL) newConversation() { r.sess.NewConversation() }
 func (r *REPL) listSessions() { r.show(r.sess.List()) }
 
 // resume is /resume [ID], -resume ID and -continue.
-func (r *REPL) resume(id string) { r.show(r.sess.Resume(id)) }
+func (r *REPL) resume(id string) {
+	text, red := r.sess.Resume(id)
+	r.show(text, red)
+	if plan := r.eng.Agent.Plan().Text(); !red && plan != "" {
+		// The plan came back with the conversation: the user sees
+		// where the work stands, as the model does.
+		r.p.DimLine(PlanHead)
+		r.p.Plan(plan)
+	}
+}
+
+// PlanHead is the line above a resumed conversation's plan.
+const PlanHead = "📋 the plan:"
 
 func (r *REPL) show(text string, red bool) {
 	if red {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/firebase/genkit/go/ai"
+
+	"mm/internal/plan"
 )
 
 // Version is the format this mm writes, and the newest it reads.
@@ -49,6 +51,10 @@ type Session struct {
 	// Errors are the errors shown during the conversation, outside the
 	// history.
 	Errors []Error `json:"errors"`
+	// Plan is the plan tool's checklist as it stood: state, not history
+	// (a compression keeps it). Absent when there is none, so that a file
+	// without it, older ones included, loads with no plan.
+	Plan []plan.Item `json:"plan,omitempty"`
 }
 
 // Message is one message of the history.

@@ -25,6 +25,7 @@ const (
 	KindRead    Kind = "read"
 	KindEdit    Kind = "edit"
 	KindFetch   Kind = "fetch"
+	KindThink   Kind = "think" // the plan tool: it changes no file
 	KindOther   Kind = "other"
 )
 

@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mm/internal/repl"
+	"mm/internal/ui"
 )
 
 // sessLineMsg is a line from the sessions (a failed save) shown from
@@ -72,6 +73,11 @@ func (m *model) resume(id string) {
 	m.sessionLine(text, red)
 	if !red && strings.HasPrefix(text, "resumed session ") {
 		m.replay(m.eng.Agent.History())
+		if plan := m.eng.Agent.Plan().Text(); plan != "" {
+			// The plan came back with the conversation, as in the line
+			// mode (the printer sanitises it).
+			m.addBlock(blockDim, repl.PlanHead+"\n"+printed(0, func(p *ui.Printer) { p.Plan(plan) }))
+		}
 	}
 }
 

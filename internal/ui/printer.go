@@ -452,6 +452,8 @@ func Icon(tool string) string {
 		return "❓"
 	case "mcp":
 		return "🔌"
+	case "plan":
+		return "📋"
 	}
 	return "🛠️"
 }
@@ -473,6 +475,9 @@ func (p *Printer) ToolStart(c *agent.Call) { p.Line(ToolLine(c)) }
 // or (no output). Reading a skill or a file shows nothing: the content is
 // for the model.
 func (p *Printer) ToolEnd(c *agent.Call) {
+	if p.planEnd(c) {
+		return
+	}
 	if p.PreviewLines <= 0 || c.Name == "read_skill" || c.Name == "read_file" {
 		return
 	}
@@ -641,6 +646,7 @@ func Summary(res *agent.Result) string {
 		}
 	}
 	add(mcpCalls, "🔌", "mcp call(s)")
+	add(res.ToolCalls["plan"], "📋", "plan call(s)")
 	parts = append(parts, formatElapsed(res.Elapsed))
 	if res.Usage.Input > 0 || res.Usage.Output > 0 {
 		tok := fmt.Sprintf("%s in / %s out tokens", count(res.Usage.Input), count(res.Usage.Output))

@@ -1,0 +1,141 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"mm/internal/plan"
+)
+
+//go:embed plan_tool.md
+var planDescription string
+
+// PlanName is the plan tool's name.
+const PlanName = "plan"
+
+// PlanEmpty is what the model reads once the whole plan is deleted.
+const PlanEmpty = "(the plan is empty)"
+
+const planSchema = `{"type":"object","properties":{` +
+	`"action":{"type":"string","enum":["create","update","next","delete"]},` +
+	`"items":{"type":"array","items":{"type":"string"}},` +
+	`"item":{"type":"integer"},` +
+	`"status":{"type":"string","enum":["pending","in_progress","done"]},` +
+	`"text":{"type":"string"}},` +
+	`"required":["action"]}`
+
+// PlanDescription is the plan tool's description as declared (its size
+// is measured with the fixed prompt's).
+func PlanDescription() string { return strings.TrimSpace(planDescription) }
+
+// NewPlan returns the plan tool over p, the conversation's plan. Every
+// action changes the plan, so every call asks under yolo: false (and is
+// refused where nobody can answer, -p); a call that cannot be made
+// (bad arguments) fails at once without asking anybody. The permission
+// prompt shows the plan as the call would leave it, and what the model
+// reads is the whole plan, one line per item.
+func NewPlan(p *plan.Plan) *Tool {
+	call := func(args json.RawMessage) Planned {
+		c, err := decodePlanArgs(args)
+		if err != nil {
+			return Planned{Done: fmt.Sprintf("[error: plan: bad arguments: %v]", err), Failed: true}
+		}
+		items, err := p.Apply(c)
+		if err != nil {
+			return Planned{Done: fmt.Sprintf("[error: plan: %v]", err), Failed: true}
+		}
+		out := plan.Render(items)
+		if out == "" {
+			out = PlanEmpty
+		}
+		return Planned{Preview: out, Apply: func(context.Context) string {
+			p.Commit(items)
+			return out
+		}}
+	}
+	return &Tool{
+		Name:        PlanName,
+		Description: PlanDescription(),
+		Schema:      MustSchema(planSchema),
+		SchemaText:  planSchema,
+		Kind:        KindThink,
+		Mutates:     func(json.RawMessage) bool { return true },
+		Summary: func(args json.RawMessage) string {
+			c, err := decodePlanArgs(args)
+			if err != nil {
+				return string(args)
+			}
+			return planSummary(c)
+		},
+		Plan: call,
+		// Plan stands in for Run; Run is there for a caller that runs
+		// tools without the agent.
+		Run: func(ctx context.Context, args json.RawMessage) string {
+			return planned(call(args), ctx)
+		},
+	}
+}
+
+// planSummary is a call in a few words: `create 3 items`, `update 2:
+// done`, `next`, `delete 2`, `delete the whole plan`.
+func planSummary(c plan.Change) string {
+	switch c.Action {
+	case "create":
+		return fmt.Sprintf("create %d item(s)", len(c.Items))
+	case "update":
+		var what []string
+		if c.Status != "" {
+			what = append(what, c.Status)
+		}
+		if c.Text != nil {
+			what = append(what, fmt.Sprintf("%q", *c.Text))
+		}
+		return fmt.Sprintf("update %d: %s", c.Item, strings.Join(what, ", "))
+	case "delete":
+		if !c.HasNum {
+			return "delete the whole plan"
+		}
+		return fmt.Sprintf("delete %d", c.Item)
+	}
+	return c.Action
+}
+
+// decodePlanArgs reads a call. Small models send numbers quoted ("2")
+// and a list as one string: a JSON list in a string is read as the list,
+// other text as one item per line.
+func decodePlanArgs(args json.RawMessage) (plan.Change, error) {
+	var a struct {
+		Action string          `json:"action"`
+		Items  json.RawMessage `json:"items"`
+		Item   *flexInt        `json:"item"`
+		Status string          `json:"status"`
+		Text   *string         `json:"text"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return plan.Change{}, err
+	}
+	c := plan.Change{Action: strings.TrimSpace(a.Action), Status: strings.TrimSpace(a.Status), Text: a.Text}
+	if a.Item != nil {
+		c.Item, c.HasNum = int(*a.Item), true
+	}
+	if len(a.Items) > 0 && string(a.Items) != "null" {
+		if err := json.Unmarshal(a.Items, &c.Items); err != nil {
+			var s string
+			if json.Unmarshal(a.Items, &s) != nil {
+				return plan.Change{}, fmt.Errorf("items must be a list of strings, e.g. [\"first step\",\"second step\"]")
+			}
+			if json.Unmarshal([]byte(s), &c.Items) != nil {
+				c.Items = nil
+				for _, l := range strings.Split(s, "\n") {
+					if l = strings.TrimSpace(l); l != "" {
+						c.Items = append(c.Items, l)
+					}
+				}
+			}
+		}
+	}
+	return c, nil
+}
