@@ -103,9 +103,10 @@ func planSummary(c plan.Change) string {
 	return c.Action
 }
 
-// decodePlanArgs reads a call. Small models send numbers quoted ("2")
-// and a list as one string: a JSON list in a string is read as the list,
-// other text as one item per line.
+// decodePlanArgs reads a call. Small models send numbers quoted ("2"):
+// the item's number is read either way. (A list sent as a string never
+// gets here: the call is refused against the schema, with its correction
+// text, before it runs.)
 func decodePlanArgs(args json.RawMessage) (plan.Change, error) {
 	var a struct {
 		Action string          `json:"action"`
@@ -123,18 +124,7 @@ func decodePlanArgs(args json.RawMessage) (plan.Change, error) {
 	}
 	if len(a.Items) > 0 && string(a.Items) != "null" {
 		if err := json.Unmarshal(a.Items, &c.Items); err != nil {
-			var s string
-			if json.Unmarshal(a.Items, &s) != nil {
-				return plan.Change{}, fmt.Errorf("items must be a list of strings, e.g. [\"first step\",\"second step\"]")
-			}
-			if json.Unmarshal([]byte(s), &c.Items) != nil {
-				c.Items = nil
-				for _, l := range strings.Split(s, "\n") {
-					if l = strings.TrimSpace(l); l != "" {
-						c.Items = append(c.Items, l)
-					}
-				}
-			}
+			return plan.Change{}, fmt.Errorf(`items must be a list of strings, e.g. ["first step","second step"]`)
 		}
 	}
 	return c, nil

@@ -1,0 +1,206 @@
+package main_test
+
+// The plan tool (issue 24) through the binary: every action and what the
+// model reads, bad arguments, permissions under yolo: false (-p refuses,
+// the line mode asks), the ACP plan updates (checked against the schema
+// with the rest of the traffic), the plan across /resume, session/load
+// and compression, and the window mode showing it.
+
+import (
+	"strings"
+	"testing"
+
+	"mm/internal/llmtest"
+)
+
+const planConfig = "provider: llamacpp\nplanTool: true\n"
+
+// planResults are the tool results the model read, in order: the last
+// tool message of each request after the first.
+func planResults(t *testing.T, srv *llmtest.Server) []string {
+	t.Helper()
+	var out []string
+	for i := 1; i < len(srv.ChatRequests()); i++ {
+		out = append(out, toolResult(t, srv, i))
+	}
+	return out
+}
+
+// declared reports whether request i declared the tool name.
+func declared(srv *llmtest.Server, i int, name string) bool {
+	tools, _ := srv.ChatRequests()[i].JSON["tools"].([]any)
+	for _, x := range tools {
+		f, _ := x.(map[string]any)["function"].(map[string]any)
+		if f["name"] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Every action, in -p: what the model reads is the whole plan, one line
+// per item; the terminal shows the checklist after each change and the
+// turn's summary counts the plan calls.
+func TestPlanActions(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig)
+	srv := llmtest.New(t,
+		call("plan", `{"action":"create","items":["read the code","write the fix","run the tests"]}`),
+		call("plan", `{"action":"update","item":2,"text":"write the fix and a test"}`),
+		call("plan", `{"action":"next"}`),
+		call("plan", `{"action":"update","item":"3","status":"done"}`),
+		call("plan", `{"action":"delete","item":1}`),
+		call("plan", `{"action":"next"}`),
+		call("plan", `{"action":"delete"}`),
+		llmtest.Turn{Text: "All done."},
+	)
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "fix it")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := []string{
+		"1. [~] read the code\n2. [ ] write the fix\n3. [ ] run the tests",
+		"1. [~] read the code\n2. [ ] write the fix and a test\n3. [ ] run the tests",
+		"1. [x] read the code\n2. [~] write the fix and a test\n3. [ ] run the tests",
+		"1. [x] read the code\n2. [~] write the fix and a test\n3. [x] run the tests",
+		"1. [~] write the fix and a test\n2. [x] run the tests",
+		"1. [x] write the fix and a test\n2. [x] run the tests",
+		"(the plan is empty)",
+	}
+	got := planResults(t, srv)
+	if strings.Join(got, "\n--\n") != strings.Join(want, "\n--\n") {
+		t.Errorf("what the model read:\n%s\nwant:\n%s", strings.Join(got, "\n--\n"), strings.Join(want, "\n--\n"))
+	}
+	if !declared(srv, 0, "plan") {
+		t.Error("planTool: true did not declare plan")
+	}
+	out := r.stdout + r.stderr
+	for _, w := range []string{
+		"📋 plan: create 3 item(s)\n   1. [~] read the code\n   2. [ ] write the fix\n   3. [ ] run the tests\n",
+		"📋 plan: update 2: \"write the fix and a test\"\n",
+		"📋 plan: next\n   1. [x] read the code\n   2. [~] write the fix and a test\n",
+		"📋 plan: update 3: done\n",
+		"📋 plan: delete the whole plan\n   (the plan is empty)\n",
+		"📋 7 plan call(s)",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the terminal does not show %q:\n%s", w, out)
+		}
+	}
+}
+
+// Without planTool the tool is not declared: the defaults' requests do
+// not carry it.
+func TestPlanNotDeclaredByDefault(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, llmtest.Turn{Text: "Hi."})
+	r := mm(t, dir, srv, noUserConfig(t), "", "-p", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if declared(srv, 0, "plan") {
+		t.Error("plan is declared without planTool: true")
+	}
+}
+
+// Bad arguments fail at once, with an error that says what to send; the
+// plan stays as it was.
+func TestPlanBadArguments(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig+"maxTurns: 30\n")
+	calls := []struct{ args, want string }{
+		{`{"action":"next"}`, `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`},
+		{`{"action":"update","item":1,"status":"done"}`, `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`},
+		{`{"action":"delete"}`, `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`},
+		{`{"action":"launch"}`, `[error: plan: unknown action "launch"; the actions are create, update, next and delete]`},
+		{`{"action":"create"}`, `[error: plan: create needs items: the steps as a list of strings, e.g. {"action":"create","items":["first step","second step"]}]`},
+		{`{"action":"create","items":[1,2]}`, `[error: plan: bad arguments: items must be a list of strings, e.g. ["first step","second step"]]`},
+		{`{"action":"create","items":["ok","  "]}`, `[error: plan: item 2 is empty: every item needs a text]`},
+		{`{"action":"create","items":["first","second"]}`, "1. [~] first\n2. [ ] second"},
+		{`{"action":"update","item":9,"status":"done"}`, `[error: plan: there is no item 9: the items are numbered 1 to 2]`},
+		{`{"action":"update","item":1,"status":"finished"}`, `[error: plan: unknown status "finished"; the statuses are pending, in_progress and done]`},
+		{`{"action":"update","item":1}`, `[error: plan: update needs status (pending, in_progress or done) or text for item 1]`},
+		{`{"action":"update","status":"done"}`, `[error: plan: update needs item: the number of the item, 1 to 2]`},
+		{`{"action":"update","item":2,"text":""}`, `[error: plan: text is empty: send the item's new text, or delete item 2]`},
+		{`{"action":"delete","item":0}`, `[error: plan: there is no item 0: the items are numbered 1 to 2]`},
+		{`{"action":"next"}`, "1. [x] first\n2. [~] second"},
+		{`{"action":"next"}`, "1. [x] first\n2. [x] second"},
+		{`{"action":"next"}`, `[error: plan: nothing to move on from: every item is done; create a new plan, or update an item]`},
+	}
+	var turns []llmtest.Turn
+	for _, c := range calls {
+		turns = append(turns, call("plan", c.args))
+	}
+	srv := llmtest.New(t, append(turns, llmtest.Turn{Text: "ok"})...)
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "plan it")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	got := planResults(t, srv)
+	for i, c := range calls {
+		if i >= len(got) || got[i] != c.want {
+			g := "(none)"
+			if i < len(got) {
+				g = got[i]
+			}
+			t.Errorf("%s:\n got %s\nwant %s", c.args, g, c.want)
+		}
+	}
+}
+
+// Under yolo: false in -p nobody can allow a plan call: it is refused
+// with the reference's text and the plan is not made.
+func TestPlanRefusedInOneShot(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig+"yolo: false\n")
+	srv := llmtest.New(t,
+		call("plan", `{"action":"create","items":["a","b"]}`),
+		call("plan", `{"action":"next"}`),
+		llmtest.Turn{Text: "I could not plan."},
+	)
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "plan it")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	got := planResults(t, srv)
+	want := []string{"[plan rejected by the user]", `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("what the model read: %q, want %q", got, want)
+	}
+}
+
+// Under yolo: false the line mode asks before a plan call, showing the
+// plan as the call would leave it; a refusal leaves the plan as it was,
+// an allowed call changes it and prints the checklist.
+func TestPlanAskedInLineMode(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig+"yolo: false\n")
+	srv := llmtest.New(t,
+		call("plan", `{"action":"create","items":["look","change"]}`),
+		call("plan", `{"action":"create","items":["look around","change it"]}`),
+		llmtest.Turn{Text: "Planned."},
+	)
+	s := startREPL(t, dir, srv, noUserConfig(t), "-c", cfg)
+	s.ask("plan it")
+	s.expect("🔐 plan create 2 item(s)")
+	s.expect("1. [~] look")
+	s.expect("[a] allow once")
+	s.answer("r")
+	s.expect("[plan rejected by the user]")
+	s.expect("🔐 plan create 2 item(s)")
+	s.expect("[a] allow once")
+	s.answer("a")
+	s.expect("   1. [~] look around")
+	s.expect("   2. [ ] change it")
+	s.expect("Planned.")
+	s.expect("📋 2 plan call(s)")
+	s.send("\x04")
+	if err := s.exit(); err != nil {
+		t.Fatal(err)
+	}
+	got := planResults(t, srv)
+	want := []string{"[plan rejected by the user]", "1. [~] look around\n2. [ ] change it"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("what the model read: %q, want %q", got, want)
+	}
+}
