@@ -15,13 +15,15 @@ import (
 
 const planConfig = "provider: llamacpp\nplanTool: true\n"
 
-// planResults are the tool results the model read, in order: the last
-// tool message of each request after the first.
+// planResults are what the model read after each call, in order: the
+// last message of each request after the first (a tool result, or the
+// user message of a call not run).
 func planResults(t *testing.T, srv *llmtest.Server) []string {
 	t.Helper()
 	var out []string
-	for i := 1; i < len(srv.ChatRequests()); i++ {
-		out = append(out, toolResult(t, srv, i))
+	for _, r := range srv.ChatRequests()[1:] {
+		msgs := messagesOf(t, r)
+		out = append(out, contentOf(msgs[len(msgs)-1]))
 	}
 	return out
 }
@@ -112,6 +114,9 @@ func TestPlanBadArguments(t *testing.T) {
 		{`{"action":"next"}`, `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`},
 		{`{"action":"update","item":1,"status":"done"}`, `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`},
 		{`{"action":"delete"}`, `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`},
+		// No action: refused against the schema before it runs, with
+		// the correction text every tool gets (a user message).
+		{`{"items":["a"]}`, `[Tool call not run: plan needs the argument action (a string); it was not run]`},
 		{`{"action":"launch"}`, `[error: plan: unknown action "launch"; the actions are create, update, next and delete]`},
 		{`{"action":"create"}`, `[error: plan: create needs items: the steps as a list of strings, e.g. {"action":"create","items":["first step","second step"]}]`},
 		{`{"action":"create","items":[1,2]}`, `[error: plan: bad arguments: items must be a list of strings, e.g. ["first step","second step"]]`},
