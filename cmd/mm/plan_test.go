@@ -7,6 +7,7 @@ package main_test
 // and compression, and the window mode showing it.
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -207,5 +208,115 @@ func TestPlanAskedInLineMode(t *testing.T) {
 	want := []string{"[plan rejected by the user]", "1. [~] look around\n2. [ ] change it"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("what the model read: %q, want %q", got, want)
+	}
+}
+
+// planEntries is a plan session update's entries as `content:priority:status`.
+func planEntries(u map[string]any) string {
+	entries, _ := u["entries"].([]any)
+	var out []string
+	for _, e := range entries {
+		m, _ := e.(map[string]any)
+		out = append(out, fmt.Sprintf("%v:%v:%v", m["content"], m["priority"], m["status"]))
+	}
+	return strings.Join(out, ",")
+}
+
+// planUpdates are the plan updates among us, each as planEntries.
+func planUpdates(us []map[string]any) []string {
+	var out []string
+	for _, u := range us {
+		if u["sessionUpdate"] == "plan" {
+			out = append(out, planEntries(u))
+		}
+	}
+	return out
+}
+
+// In ACP, under yolo: false, each plan call asks the editor (kind think);
+// each change sends a `plan` session update with every entry, a failed
+// call none. The traffic is checked against the ACP schema (startACP's
+// cleanup). session/load sends the saved plan again; /new clears it.
+func TestPlanACP(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig+"planTool: true\nyolo: false\n")
+	srv := llmtest.New(t,
+		toolCall("p1", "plan", `{"action":"create","items":["look","change"]}`),
+		toolCall("p2", "plan", `{"action":"next"}`),
+		toolCall("p3", "plan", `{"action":"update","item":5,"status":"done"}`),
+		toolCall("p4", "plan", `{"action":"delete","item":1}`),
+		llmtest.Turn{Text: "Planned."},
+		toolCall("p5", "plan", `{"action":"next"}`),
+		llmtest.Turn{Text: "Finished."},
+	)
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	from := c.mark()
+	id := c.prompt(sid, "plan it")
+	p, next := answerPermission(t, c, from, selected("allow_once"))
+	tc, _ := p["toolCall"].(map[string]any)
+	if tc["toolCallId"] != "p1" || tc["kind"] != "think" {
+		t.Errorf("permission's toolCall: %v", tc)
+	}
+	_, next = answerPermission(t, c, next, selected("allow_once"))
+	// p3 fails without asking; p4 is refused.
+	_, _ = answerPermission(t, c, next, selected("reject_once"))
+	if r := c.stopReason(id); r != "end_turn" {
+		t.Fatalf("stopReason %q", r)
+	}
+	us := c.updates(sid, from, -1)
+	want := []string{"look:medium:in_progress,change:medium:pending", "look:medium:completed,change:medium:in_progress"}
+	if got := planUpdates(us); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("plan updates:\n%q\nwant\n%q", got, want)
+	}
+	var kinds []string
+	for _, u := range us {
+		if u["sessionUpdate"] == "tool_call" {
+			kinds = append(kinds, fmt.Sprint(u["toolCallId"], ":", u["kind"]))
+		}
+	}
+	if strings.Join(kinds, ",") != "p1:think,p2:think,p3:think,p4:think" {
+		t.Errorf("tool call kinds: %v", kinds)
+	}
+	for _, u := range ofCall(us, "p3") {
+		if u["status"] == "completed" {
+			t.Errorf("a call with bad arguments completed: %v", u)
+		}
+	}
+	if got := planResults(t, srv)[2:]; strings.Join(got, "|") != "[error: plan: there is no item 5: the items are numbered 1 to 2]|[plan rejected by the user]" {
+		t.Errorf("what the model read: %q", got)
+	}
+	if code := c.closeInput(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+
+	// session/load: the plan comes back, to the editor and to the model.
+	c = startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	from = c.mark()
+	lid := c.request("session/load", map[string]any{"sessionId": sid, "cwd": dir, "mcpServers": []any{}})
+	at, resp := c.waitFrom(from, "the session/load answer", func(m acpMsg) bool { return m.isResponse(lid) })
+	if resp.Error != nil {
+		t.Fatalf("session/load: %s", resp.Raw)
+	}
+	if got := planUpdates(c.updates(sid, from, at)); len(got) != 1 || got[0] != want[1] {
+		t.Errorf("session/load's plan updates: %q, want %q", got, want[1:])
+	}
+	from = c.mark()
+	id = c.prompt(sid, "go on")
+	_, _ = answerPermission(t, c, from, selected("allow_once"))
+	if r := c.stopReason(id); r != "end_turn" {
+		t.Fatalf("stopReason %q", r)
+	}
+	if got := lastToolMessage(t, srv.ChatRequests()[len(srv.ChatRequests())-1]); got != "1. [x] look\n2. [x] change" {
+		t.Errorf("after session/load the model read %q", got)
+	}
+	from = c.mark()
+	if r := c.stopReason(c.prompt(sid, "/new")); r != "end_turn" {
+		t.Fatalf("/new: stopReason %q", r)
+	}
+	if got := planUpdates(c.updates(sid, from, -1)); len(got) != 1 || got[0] != "" {
+		t.Errorf("/new's plan updates: %q, want one empty plan", got)
 	}
 }
