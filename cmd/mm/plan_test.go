@@ -7,6 +7,7 @@ package main_test
 // and compression, and the window mode showing it.
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -318,5 +319,99 @@ func TestPlanACP(t *testing.T) {
 	}
 	if got := planUpdates(c.updates(sid, from, -1)); len(got) != 1 || got[0] != "" {
 		t.Errorf("/new's plan updates: %q, want one empty plan", got)
+	}
+}
+
+// The plan is state, not history: /compact replaces the calls that made
+// it by a summary and the model still reads the plan after it; the
+// session file keeps it; /resume (line mode) and -continue (-p) bring it
+// back, shown to the user, and the model goes on with it.
+func TestPlanAcrossCompactionAndResume(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig+"planTool: true\ncontext:\n  keepLastTurns: 1\n")
+	srv := llmtest.NewWith(t, llmtest.Options{NCtx: -1},
+		call("plan", `{"action":"create","items":["one","two","three"]}`),
+		call("plan", `{"action":"next"}`),
+		llmtest.Turn{Text: padded("a1")},
+		llmtest.Turn{Text: "a2"},
+		llmtest.Turn{Text: "the task so far: a plan of three steps"},
+		llmtest.Turn{Text: "a3"},
+	)
+	r := mm(t, dir, srv, noUserConfig(t), "q1\nq2\n/compact\nq3\n/quit\n", "-c", cfg)
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	reqs := srv.ChatRequests()
+	last := messagesOf(t, reqs[len(reqs)-1])
+	var texts []string
+	for _, m := range last {
+		if m["role"] == "tool" {
+			t.Errorf("a tool message survived the compression: %v", m)
+		}
+		texts = append(texts, fmt.Sprint(m["role"], ":", contentOf(m)))
+	}
+	all := strings.Join(texts, "|")
+	wantSummary := "assistant:the task so far: a plan of three steps\n\n[The plan, as it stands (the plan tool):]\n1. [x] one\n2. [~] two\n3. [ ] three|"
+	if !strings.Contains(all, wantSummary) {
+		t.Errorf("after /compact the model does not read the plan after the summary:\n%s", all)
+	}
+	files := sessionFiles(t, dir)
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	s := readSession(t, files[0])
+	plan, _ := json.Marshal(s["plan"])
+	if string(plan) != `[{"status":"done","text":"one"},{"status":"in_progress","text":"two"},{"status":"pending","text":"three"}]` {
+		t.Errorf("the session's plan: %s", plan)
+	}
+
+	// /resume in the line mode: the plan shown, and the model's next
+	// plan call goes on from it.
+	srv2 := llmtest.New(t, call("plan", `{"action":"next"}`), llmtest.Turn{Text: "a4"})
+	r = mm(t, dir, srv2, noUserConfig(t), "/resume\nq4\n/quit\n", "-c", cfg)
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if want := "📋 the plan:\n   1. [x] one\n   2. [~] two\n   3. [ ] three\n"; !strings.Contains(r.stdout, want) {
+		t.Errorf("/resume does not show the plan %q:\n%s", want, r.stdout)
+	}
+	if got := planResults(t, srv2); len(got) == 0 || got[0] != "1. [x] one\n2. [x] two\n3. [~] three" {
+		t.Errorf("after /resume the model read %q", got)
+	}
+
+	// -p -continue: the plan as the last run left it.
+	srv3 := llmtest.New(t, call("plan", `{"action":"update","item":3,"status":"done"}`), llmtest.Turn{Text: "a5"})
+	r = mm(t, dir, srv3, noUserConfig(t), "", "-c", cfg, "-continue", "-p", "q5")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if got := planResults(t, srv3); len(got) == 0 || got[0] != "1. [x] one\n2. [x] two\n3. [x] three" {
+		t.Errorf("after -continue the model read %q", got)
+	}
+}
+
+// A session file written before the plan existed (no "plan" key) still
+// loads: the conversation goes on with no plan.
+func TestPlanOldSessionFileLoads(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig+"planTool: true\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "a1"})
+	if r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "q1"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	files := sessionFiles(t, dir)
+	if len(files) != 1 || strings.Contains(readFileString(files[0]), `"plan"`) {
+		t.Fatalf("a session without a plan: %v\n%s", files, readFileString(files[0]))
+	}
+	srv2 := llmtest.New(t, call("plan", `{"action":"next"}`), llmtest.Turn{Text: "a2"})
+	r := mm(t, dir, srv2, noUserConfig(t), "", "-c", cfg, "-continue", "-p", "q2")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if got := planResults(t, srv2); len(got) == 0 || !strings.HasPrefix(got[0], "[error: plan: there is no plan yet") {
+		t.Errorf("the model read %q", got)
+	}
+	if msgs := messagesOf(t, srv2.ChatRequests()[0]); !strings.Contains(fmt.Sprint(msgs), "a1") {
+		t.Errorf("the old conversation was not continued: %v", msgs)
 	}
 }
