@@ -9,6 +9,7 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -414,4 +415,41 @@ func TestPlanOldSessionFileLoads(t *testing.T) {
 	if msgs := messagesOf(t, srv2.ChatRequests()[0]); !strings.Contains(fmt.Sprint(msgs), "a1") {
 		t.Errorf("the old conversation was not continued: %v", msgs)
 	}
+}
+
+// The window mode: under yolo: false the permission zone shows the plan
+// the call would make; once allowed, the checklist is shown under the
+// tool line; -continue opens the window with the saved plan shown under
+// the resumed conversation.
+func TestPlanWindowMode(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig+"planTool: true\nyolo: false\n")
+	srv := llmtest.New(t,
+		call("plan", `{"action":"create","items":["look around","change it"]}`),
+		llmtest.Turn{Text: "Planned it."},
+	)
+	s := startTUI(t, dir, srv, nil, "-c", cfg)
+	s.inWindow()
+	s.send("plan it\r")
+	s.wait("🔐 plan create 2 item(s)")
+	s.wait("1. [~] look around")
+	s.answer("a")
+	s.wait("Planned it.")
+	s.waitFor("the checklist under the tool line", func(scr string) bool {
+		return regexp.MustCompile(`(?s)plan create 2 item\(s\).*\n\s*1\. \[~\] look around\s*\n\s*2\. \[ \] change it`).MatchString(scr)
+	})
+	waitFor(t, "the plan saved", func() bool {
+		f := sessionFiles(t, dir)
+		return len(f) == 1 && strings.Contains(readFileString(f[0]), `"in_progress"`)
+	})
+	s.send("\x04")
+	s.exit()
+
+	s = startTUI(t, dir, srv, nil, "-c", cfg, "-continue")
+	s.inWindow()
+	s.waitFor("the resumed plan", func(scr string) bool {
+		return regexp.MustCompile(`(?s)── the conversation goes on here ──.*📋 the plan:\s*\n\s*1\. \[~\] look around\s*\n\s*2\. \[ \] change it`).MatchString(scr)
+	})
+	s.send("\x04")
+	s.exit()
 }
