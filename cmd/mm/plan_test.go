@@ -258,7 +258,7 @@ func TestPlanACP(t *testing.T) {
 	id := c.prompt(sid, "plan it")
 	p, next := answerPermission(t, c, from, selected("allow_once"))
 	tc, _ := p["toolCall"].(map[string]any)
-	if tc["toolCallId"] != "p1" || tc["kind"] != "think" {
+	if tc["toolCallId"] != "p1" || tc["kind"] != "think" || tc["title"] != "plan create 2 item(s)" || contentText(tc) != "1. [~] look\n2. [ ] change" {
 		t.Errorf("permission's toolCall: %v", tc)
 	}
 	_, next = answerPermission(t, c, next, selected("allow_once"))

@@ -103,6 +103,10 @@ func (u *turnUI) Permission(ctx context.Context, c *agent.Call) agent.Decision {
 	if c.Diff != nil {
 		content = append(content, diffContent(c.Diff))
 	}
+	if c.Name == tools.PlanName && c.Preview != "" {
+		// The plan as the call would leave it: what is allowed.
+		content = append(content, textContent(c.Preview))
+	}
 	name := oneLine(c.Name)
 	req := acpsdk.RequestPermissionRequest{
 		SessionId: u.l.id,
