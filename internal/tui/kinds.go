@@ -15,6 +15,8 @@ package tui
 //   - fetch (fetch_content): the page's Markdown folded, or the one line
 //     that says where it was saved;
 //   - other (MCP tools, ask_user, ask_agent): the output folded.
+//   - think (plan): the whole checklist, as the line mode's printer
+//     shows it.
 //
 // The line itself is `‣ <tool> <summary>`, the summary the line mode's
 // (a file tool's path and range, a fetch's URL and `→ <file>`, an lsp
