@@ -20,6 +20,8 @@ func AgentToolLine(agent string, c *tools.AgentCall) string {
 		icon = "📝"
 	case tools.KindFetch:
 		icon = "🌐"
+	case tools.KindThink:
+		icon = "📋" // an asked agent's plan
 	}
 	return fmt.Sprintf("%s %s · %s", icon, agent, oneLine(c.Title))
 }
