@@ -122,6 +122,8 @@ type model struct {
 	past   []string
 	histAt int
 	draft  string
+
+	frame frameCache // the view's parts streaming leaves alone (frame.go)
 }
 
 type panicMsg struct{ report string }
@@ -148,6 +150,9 @@ func newModel(ctx context.Context, eng *engine.Engine) *model {
 	plainState := textarea.StyleState{Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
 		Prompt: lipgloss.NewStyle(), EndOfBuffer: lipgloss.NewStyle(), Placeholder: dimStyle, Selection: lipgloss.NewStyle().Reverse(true)}
 	st.Focused, st.Blurred = plainState, plainState
+	// A steady cursor: a blinking one redraws the box twice a second while
+	// nothing else moves (idle CPU, docs/benchmarks.md).
+	st.Cursor.Blink = false
 	m.ta.SetStyles(st)
 	m.ta.Focus()
 	m.resize()
@@ -184,7 +189,7 @@ func (m *model) later() tea.Cmd {
 		return nil
 	}
 	m.pending = true
-	return tea.Tick(frame, func(time.Time) tea.Msg { return flushMsg{} })
+	return tea.Tick(m.frameDelay(), func(time.Time) tea.Msg { return flushMsg{} })
 }
 
 // layout wraps the changed blocks and hands the lines to the viewport,
@@ -457,9 +462,7 @@ func (m *model) statusLine() string {
 // View draws what the last layout made: it runs after every message (a
 // streamed token too), the layout at most once a frame (flushMsg).
 func (m *model) View() tea.View {
-	head := ansi.Truncate(m.header, m.w, "…")
-	head += strings.Repeat(" ", max(0, m.w-ansi.StringWidth(head)))
-	content := headStyle.Render(head) + "\n" + m.vp.View() + "\n" + statusStyle.Render(m.statusLine()) + "\n" + m.zone()
+	content := m.headRow() + "\n" + m.vp.View() + "\n" + m.statusRow() + "\n" + m.cachedZone()
 	v := tea.NewView(content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -476,6 +479,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *model) update(msg tea.Msg) tea.Cmd {
+	m.frame.touch(msg) // frame.go
 	switch msg := msg.(type) {
 	case drainMsg:
 		var cmds []tea.Cmd
