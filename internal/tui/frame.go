@@ -72,7 +72,11 @@ func (m *model) headRow() string {
 // statusRow is the status line, styled.
 func (m *model) statusRow() string {
 	if !m.frame.statusOK {
-		m.frame.status, m.frame.statusOK = statusStyle.Render(m.statusLine()), true
+		text := m.statusLine()
+		if m.starting {
+			text = "Starting…"
+		}
+		m.frame.status, m.frame.statusOK = statusStyle.Render(text), true
 	}
 	return m.frame.status
 }

@@ -124,6 +124,10 @@ type model struct {
 	draft  string
 
 	frame frameCache // the view's parts streaming leaves alone (frame.go)
+	// starting: eng is a stand-in until the engine has started; waiting
+	// are the keys that came meanwhile (start.go).
+	starting bool
+	waiting  []tea.Msg
 }
 
 type panicMsg struct{ report string }
@@ -480,7 +484,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *model) update(msg tea.Msg) tea.Cmd {
 	m.frame.touch(msg) // frame.go
+	if m.early(msg) {
+		return nil // start.go: handled once the engine is there
+	}
 	switch msg := msg.(type) {
+	case engineMsg:
+		return m.started(msg)
+	case startFailedMsg:
+		return tea.Quit
 	case drainMsg:
 		var cmds []tea.Cmd
 		for _, msg := range m.ev.take() {
