@@ -553,8 +553,10 @@ type Program struct {
 	// modes keeps track of terminal modes that have been enabled or disabled.
 	ignoreSignals uint32
 
-	// ticker is the ticker that will be used to write to the renderer.
-	ticker *time.Ticker
+	// frame asks the renderer's goroutine for a frame: a view was given or
+	// output was queued. Buffered: one request stands for any number.
+	// (mm's patch, PATCH.md: upstream ticks at fps for the program's life.)
+	frame chan struct{}
 
 	// once is used to stop the renderer.
 	once sync.Once
@@ -620,6 +622,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
+		frame:        make(chan struct{}, 1),
 	}
 
 	// Apply all options to the program.
@@ -917,6 +920,15 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
+		p.wantFrame()
+	}
+}
+
+// wantFrame asks the renderer's goroutine for a frame.
+func (p *Program) wantFrame() {
+	select {
+	case p.frame <- struct{}{}:
+	default: // one is asked for already
 	}
 }
 
@@ -1247,6 +1259,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.wantFrame()
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1440,13 +1453,6 @@ func (p *Program) Printf(template string, args ...any) {
 // startRenderer starts the renderer.
 func (p *Program) startRenderer() {
 	framerate := time.Second / time.Duration(p.fps)
-	if p.ticker == nil {
-		p.ticker = time.NewTicker(framerate)
-	} else {
-		// If the ticker already exists, it has been stopped and we need to
-		// reset it.
-		p.ticker.Reset(framerate)
-	}
 
 	// Since the renderer can be restarted after a stop, we need to reset
 	// the done channel and its corresponding sync.Once.
@@ -1455,16 +1461,35 @@ func (p *Program) startRenderer() {
 	// Start the renderer.
 	p.renderer.start()
 	go func() {
+		// mm's patch (PATCH.md): a frame is drawn when one is asked for
+		// (wantFrame: a new view, queued output), at once when the last
+		// one is older than the frame interval, else once it is. Frames
+		// stay at most fps a second, many views in one interval still
+		// make one frame, and nothing wakes while nothing changes.
+		var last time.Time
+		var wait *time.Timer
 		for {
 			select {
 			case <-p.rendererDone:
-				p.ticker.Stop()
 				return
-
-			case <-p.ticker.C:
-				_ = p.flush()
-				_ = p.renderer.flush(false)
+			case <-p.frame:
 			}
+			if d := framerate - time.Since(last); d > 0 {
+				if wait == nil {
+					wait = time.NewTimer(d)
+				} else {
+					wait.Reset(d)
+				}
+				select {
+				case <-p.rendererDone:
+					wait.Stop()
+					return
+				case <-wait.C:
+				}
+			}
+			last = time.Now()
+			_ = p.flush()
+			_ = p.renderer.flush(false)
 		}
 	}()
 }
