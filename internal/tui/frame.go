@@ -94,3 +94,28 @@ func (m *model) frameDelay() time.Duration {
 	}
 	return frame
 }
+
+// send wakes the program for the messages waiting, first among them. A
+// streamed piece waits a frame (pace) for those that follow it: at 200
+// tokens a second the program then handles one message, one view and one
+// layout a frame, not one message and one view a token (each a pass
+// through Bubble Tea's loop and hand-offs between goroutines). Anything
+// else wakes it at once (its order kept: it comes after the pieces).
+func (e *events) send(first tea.Msg) {
+	switch first.(type) {
+	case textMsg, thinkMsg:
+		if e.pace > 0 {
+			time.AfterFunc(e.pace, func() { e.wake(drainMsg{}) })
+			return
+		}
+	}
+	e.wake(drainMsg{})
+}
+
+// drained lays out at once what the waiting messages added: they waited
+// a frame already.
+func (m *model) drained() {
+	if m.ev.pace > 0 {
+		m.layout()
+	}
+}

@@ -59,3 +59,31 @@ func TestFrameCacheMatchesFresh(t *testing.T) {
 	m.Update(turnDoneMsg{})
 	check("turn done")
 }
+
+// A streamed piece wakes the program a frame later, with the pieces that
+// followed it merged; anything else wakes it at once.
+func TestStreamedPiecesWaitAFrame(t *testing.T) {
+	woken := make(chan struct{}, 10)
+	wake := func(tea.Msg) { woken <- struct{}{} }
+	late := &events{wake: wake, pace: time.Hour}
+	late.post(textMsg("a"))
+	select {
+	case <-woken:
+		t.Fatal("a streamed piece woke the program at once")
+	default:
+	}
+	now := &events{wake: wake, pace: time.Hour}
+	now.post(noticeMsg("n"))
+	select {
+	case <-woken:
+	default:
+		t.Fatal("a notice did not wake the program at once")
+	}
+	soon := &events{wake: wake, pace: time.Millisecond}
+	soon.post(textMsg("a"))
+	soon.post(textMsg("b"))
+	<-woken
+	if q := soon.take(); len(q) != 1 || q[0] != textMsg("ab") {
+		t.Errorf("queue %v", q)
+	}
+}

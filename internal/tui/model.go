@@ -497,6 +497,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		for _, msg := range m.ev.take() {
 			cmds = append(cmds, m.update(msg))
 		}
+		m.drained() // frame.go
 		return tea.Batch(cmds...)
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height

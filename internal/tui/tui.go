@@ -70,7 +70,7 @@ func Open(ctx context.Context, cfg *config.Config, start func() (*engine.Engine,
 		popts = append(popts, tea.WithEnvironment(opts.Env))
 	}
 	p := tea.NewProgram(m, popts...)
-	m.ev.wake = p.Send
+	m.ev.wake, m.ev.pace = p.Send, streamFrame
 	st := m.startEngine(ctx, start, sigs, opts.Warnings)
 	_, err := p.Run()
 	// A turn still running stops with the window; its goroutine must not
@@ -137,6 +137,7 @@ type events struct {
 	queue  []tea.Msg
 	posted bool // a drainMsg is on its way
 	wake   func(tea.Msg)
+	pace   time.Duration // how long a streamed piece waits for others (frame.go)
 }
 
 type drainMsg struct{}
@@ -169,7 +170,7 @@ func (e *events) post(msg tea.Msg) {
 	e.posted = true
 	e.mu.Unlock()
 	if wake {
-		e.wake(drainMsg{})
+		e.send(msg) // frame.go
 	}
 }
 
