@@ -65,3 +65,7 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
+
+// Bubble Tea v2.1.1 with a renderer that draws when the view changes
+// instead of at a fixed rate: third_party/bubbletea/PATCH.md says why.
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea

@@ -227,16 +227,35 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	if !promptSet {
 		notice, window := windowMode(*tuiFlag || cfg.TUI, stdin, stdout)
-		eng, err := engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg), Undo: true})
+		startEngine := func() (*engine.Engine, error) {
+			return engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg), Undo: true})
+		}
+		if window {
+			// The window's first frame is drawn while the engine starts.
+			var eng *engine.Engine
+			code, err := tui.Open(context.Background(), cfg, func() (*engine.Engine, []string, error) {
+				e, err := startEngine()
+				if err != nil {
+					return nil, nil, err
+				}
+				eng = e
+				return e, append(append([]string(nil), e.Warnings...), e.SkillWarnings...), nil
+			}, tui.Options{In: stdin, Out: stdout, Warnings: cfg.Warnings, Resume: *resume, Continue: *cont})
+			if eng != nil {
+				eng.Close() // the language servers stop with mm
+			}
+			if err != nil {
+				warnFirst(cfg.Warnings)
+				return oneshot.ExitCode(err, stderr)
+			}
+			return code
+		}
+		eng, err := startEngine()
 		if err != nil {
 			warnFirst(cfg.Warnings)
 			return oneshot.ExitCode(err, stderr)
 		}
 		defer eng.Close() // the language servers stop with mm
-		if window {
-			return tui.Run(context.Background(), eng, tui.Options{In: stdin, Out: stdout, Resume: *resume, Continue: *cont,
-				Warnings: append(append(cfg.Warnings, eng.Warnings...), eng.SkillWarnings...)})
-		}
 		return repl.Run(context.Background(), eng, repl.Options{In: stdin, Out: stdout, Notice: notice, Resume: *resume, Continue: *cont,
 			Warnings: append(append(cfg.Warnings, eng.Warnings...), eng.SkillWarnings...)})
 	}

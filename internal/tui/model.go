@@ -130,9 +130,18 @@ type model struct {
 	histAt int
 	draft  string
 
-	sess winSessions // sessions.go
-	ag   askState    // ask_agent.go
-	cmds cmdState    // the commands, Tab-completion, readline keys (commands.go)
+	sess  winSessions // sessions.go
+	ag    askState    // ask_agent.go
+	cmds  cmdState    // the commands, Tab-completion, readline keys (commands.go)
+	frame frameCache  // the view's parts streaming leaves alone (frame.go)
+	// starting: eng is a stand-in until the engine has started; waiting
+	// are the keys that came meanwhile (start.go).
+	starting bool
+	waiting  []tea.Msg
+	// resumeID, continueOn: -resume ID, -continue, done once the engine
+	// has started (start.go).
+	resumeID   string
+	continueOn bool
 }
 
 type panicMsg struct{ report string }
@@ -159,6 +168,9 @@ func newModel(ctx context.Context, eng *engine.Engine) *model {
 	plainState := textarea.StyleState{Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
 		Prompt: lipgloss.NewStyle(), EndOfBuffer: lipgloss.NewStyle(), Placeholder: dimStyle, Selection: lipgloss.NewStyle().Reverse(true)}
 	st.Focused, st.Blurred = plainState, plainState
+	// A steady cursor: a blinking one redraws the box twice a second while
+	// nothing else moves (idle CPU, docs/benchmarks.md).
+	st.Cursor.Blink = false
 	m.ta.SetStyles(st)
 	m.ta.Focus()
 	m.resize()
@@ -195,7 +207,7 @@ func (m *model) later() tea.Cmd {
 		return nil
 	}
 	m.pending = true
-	return tea.Tick(frame, func(time.Time) tea.Msg { return flushMsg{} })
+	return tea.Tick(m.frameDelay(), func(time.Time) tea.Msg { return flushMsg{} })
 }
 
 // layout wraps the changed blocks and hands the lines to the viewport,
@@ -491,9 +503,7 @@ func (m *model) View() tea.View {
 	if testPanic != nil && len(m.past) > 0 {
 		testPanic("view", m.past[len(m.past)-1]) // testhooks.go
 	}
-	head := ansi.Truncate(m.header, m.w, "…")
-	head += strings.Repeat(" ", max(0, m.w-ansi.StringWidth(head)))
-	content := headStyle.Render(head) + "\n" + m.vp.View() + "\n" + statusStyle.Render(m.statusLine()) + "\n" + m.zone()
+	content := m.headRow() + "\n" + m.vp.View() + "\n" + m.statusRow() + "\n" + m.cachedZone()
 	v := tea.NewView(content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -510,12 +520,21 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *model) update(msg tea.Msg) tea.Cmd {
+	m.frame.touch(msg) // frame.go
+	if m.early(msg) {
+		return nil // start.go: handled once the engine is there
+	}
 	switch msg := msg.(type) {
+	case engineMsg:
+		return m.started(msg)
+	case startFailedMsg:
+		return tea.Quit
 	case drainMsg:
 		var cmds []tea.Cmd
 		for _, msg := range m.ev.take() {
 			cmds = append(cmds, m.update(msg))
 		}
+		m.drained() // frame.go
 		return tea.Batch(cmds...)
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height

@@ -11,6 +11,12 @@ type scroller struct {
 	lines  []string
 	off    int // the first line shown
 	height int
+	// The last View, for the lines given at gen, off and height: Bubble
+	// Tea asks for the view after every message, a streamed token's too,
+	// and the lines change only at a layout (frame.go).
+	gen, viewGen        int
+	viewOff, viewHeight int
+	view                string
 }
 
 func (s *scroller) maxOff() int { return max(0, len(s.lines)-s.height) }
@@ -22,6 +28,7 @@ func (s *scroller) AtBottom() bool { return s.off >= s.maxOff() }
 
 func (s *scroller) SetLines(lines []string) {
 	s.lines = lines
+	s.gen++
 	s.clamp()
 }
 
@@ -41,6 +48,14 @@ func (s *scroller) LineCount() int { return len(s.lines) }
 
 // View is the lines in view, padded to the height.
 func (s *scroller) View() string {
+	if s.view != "" && s.viewGen == s.gen && s.viewOff == s.off && s.viewHeight == s.height {
+		return s.view
+	}
+	s.view, s.viewGen, s.viewOff, s.viewHeight = s.draw(), s.gen, s.off, s.height
+	return s.view
+}
+
+func (s *scroller) draw() string {
 	end := min(len(s.lines), s.off+s.height)
 	var b strings.Builder
 	for i := s.off; i < end; i++ {

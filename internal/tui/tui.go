@@ -25,7 +25,6 @@ import (
 	"mm/internal/config"
 	"mm/internal/engine"
 	"mm/internal/llm"
-	"mm/internal/repl"
 	"mm/internal/termsafe"
 	"mm/internal/tools"
 	"mm/internal/ui"
@@ -48,26 +47,20 @@ type Options struct {
 // The terminal is restored (the alternate screen left, the cursor shown)
 // before the one line that says how to go on is printed.
 func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
+	code, _ := Open(ctx, eng.Config, func() (*engine.Engine, []string, error) { return eng, nil, nil }, opts)
+	return code
+}
+
+// Open is Run for an engine that start makes while the window draws its
+// first frame (start.go): it returns start's error, the window closed and
+// nothing printed, for the caller to report as the line mode does.
+func Open(ctx context.Context, cfg *config.Config, start func() (*engine.Engine, []string, error), opts Options) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := newModel(ctx, eng)
-	m.addBlock(blockDim, eng.Banner(ctx))
-	for _, w := range opts.Warnings {
-		m.addBlock(blockDim, w)
-	}
-	hist, warning := repl.OpenHistory(eng.Root)
-	defer hist.Close()
-	if warning != "" {
-		m.addBlock(blockDim, "· "+warning)
-	}
-	m.hist, m.past = hist, append([]string(nil), hist.Lines()...)
-	m.histAt = len(m.past)
-	m.addBlock(blockDim, "Enter sends · Alt-Enter or Ctrl-J: a new line · Esc stops a turn · PgUp/PgDn scroll · Ctrl-C twice or Ctrl-D quits")
-	m.openSessions() // sessions.go
+	m := newModel(ctx, starting(cfg))
+	m.starting = true
+	m.resumeID, m.continueOn = opts.Resume, opts.Continue // started() resumes
 	defer m.sess.Close()
-	if opts.Resume != "" || opts.Continue {
-		m.resume(opts.Resume)
-	}
 	// mm watches the signals itself (Bubble Tea's own handler would end a
 	// SIGTERM with status 0): SIGTERM closes the window with 143, a SIGINT
 	// is a Ctrl-C (the first stops the turn, the second quits with 130),
@@ -85,29 +78,37 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) int {
 		popts = append(popts, tea.WithEnvironment(opts.Env))
 	}
 	p := tea.NewProgram(m, popts...)
-	m.ev.wake = p.Send
+	m.ev.wake, m.ev.pace = p.Send, streamFrame
+	st := m.startEngine(ctx, start, sigs, opts.Warnings)
 	_, err := p.Run()
 	// A turn still running stops with the window; its goroutine must not
 	// outlive mm's terminal state (it would write nothing, but it holds
 	// the tools' processes).
 	m.stopTurn()
 	m.turns.Wait()
+	<-st.done // the engine's start, which the user may have left before
+	if st.hist != nil {
+		st.hist.Close()
+	}
+	if st.err != nil {
+		return 0, st.err
+	}
 	if m.panicked != "" {
 		fmt.Fprintf(opts.Out, "mm: internal error in the window mode: %s\n", termsafe.Text(m.panicked))
-		return 2
+		return 2, nil
 	}
 	if errors.Is(err, tea.ErrProgramPanic) {
 		// A panic while drawing or in the window's loop: Bubble Tea caught
 		// it, restored the terminal and wrote it on stderr.
 		fmt.Fprintln(opts.Out, "mm: internal error in the window mode (reported above)")
-		return 2
+		return 2, nil
 	}
 	if err != nil && ctx.Err() == nil && !isKilled(err) {
 		fmt.Fprintf(opts.Out, "mm: the window mode failed: %s\n", termsafe.Text(err.Error()))
-		return 1
+		return 1, nil
 	}
 	fmt.Fprintln(opts.Out, m.leavingLine())
-	return m.exitCode
+	return m.exitCode, nil
 }
 
 func isKilled(err error) bool {
@@ -154,6 +155,7 @@ type events struct {
 	queue  []tea.Msg
 	posted bool // a drainMsg is on its way
 	wake   func(tea.Msg)
+	pace   time.Duration // how long a streamed piece waits for others (frame.go)
 }
 
 type drainMsg struct{}
@@ -186,7 +188,7 @@ func (e *events) post(msg tea.Msg) {
 	e.posted = true
 	e.mu.Unlock()
 	if wake {
-		e.wake(drainMsg{})
+		e.send(msg) // frame.go
 	}
 }
 
