@@ -227,8 +227,15 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	if !promptSet {
 		notice, window := windowMode(*tuiFlag || cfg.TUI, stdin, stdout)
+		// In the window a warning that comes while mm runs is a notice of
+		// the window, not a line on stderr over it.
+		late := tui.NewLateWarnings(warn)
 		startEngine := func() (*engine.Engine, error) {
-			return engine.Start(context.Background(), cfg, engine.Options{Warn: warn, Agents: agentsOf(cfg), Undo: true})
+			w := warn
+			if window {
+				w = late.Warn
+			}
+			return engine.Start(context.Background(), cfg, engine.Options{Warn: w, Agents: agentsOf(cfg), Undo: true})
 		}
 		if window {
 			// The window's first frame is drawn while the engine starts.
@@ -240,7 +247,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 				}
 				eng = e
 				return e, append(append([]string(nil), e.Warnings...), e.SkillWarnings...), nil
-			}, tui.Options{In: stdin, Out: stdout, Warnings: cfg.Warnings, Resume: *resume, Continue: *cont})
+			}, tui.Options{In: stdin, Out: stdout, Warnings: cfg.Warnings, Resume: *resume, Continue: *cont, Late: late})
 			if eng != nil {
 				eng.Close() // the language servers stop with mm
 			}

@@ -41,6 +41,9 @@ type Options struct {
 	// opens on (sessions.go).
 	Resume   string
 	Continue bool
+	// Late, when set, is where the engine's warnings go while it runs:
+	// the window shows them as notices while it is open (warnings.go).
+	Late *LateWarnings
 }
 
 // Run shows the window until the user leaves and returns the exit code.
@@ -79,8 +82,10 @@ func Open(ctx context.Context, cfg *config.Config, start func() (*engine.Engine,
 	}
 	p := tea.NewProgram(m, popts...)
 	m.ev.wake, m.ev.pace = p.Send, streamFrame
+	detach := opts.Late.attach(func(s string) { m.ev.post(noticeMsg(s)) })
 	st := m.startEngine(ctx, start, sigs, opts.Warnings)
 	_, err := p.Run()
+	detach() // what comes now is printed: the terminal is the line's again
 	// A turn still running stops with the window; its goroutine must not
 	// outlive mm's terminal state (it would write nothing, but it holds
 	// the tools' processes).
