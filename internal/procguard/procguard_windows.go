@@ -29,6 +29,10 @@ func Tie(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP}
 }
 
+// NoTerminal is the Unix one's counterpart; on Windows the console is
+// not detached (a console program without one would open a window).
+func NoTerminal(*exec.Cmd) {}
+
 var (
 	jobOnce sync.Once
 	job     windows.Handle // 0 = none: children are then not tied

@@ -235,6 +235,7 @@ func RunBash(ctx context.Context, opts BashOptions, command string) string {
 	// Tied to mm: killed with it, even by SIGKILL (Pdeathsig on Linux);
 	// the guardian kills the rest of the group then (all of it on macOS).
 	procguard.Tie(cmd)
+	procguard.NoTerminal(cmd) // no /dev/tty: nothing the command writes reaches the screen unread
 	// The sandbox: on macOS the shell is wrapped here; on Linux enter
 	// confines the thread that forks it, below.
 	enter, err := procguard.Confine(cmd, opts.Sandbox)
