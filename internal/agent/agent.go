@@ -17,6 +17,7 @@ import (
 	"github.com/firebase/genkit/go/ai"
 
 	"mm/internal/config"
+	"mm/internal/hooks"
 	"mm/internal/llm"
 	"mm/internal/textcut"
 	"mm/internal/toolcall"
@@ -149,6 +150,8 @@ type Options struct {
 	// permission and is not a read), After when that turn ends. What
 	// they return, when not "", is a notice for the user.
 	Snapshots Snapshotter
+	// Hooks runs the hooks key's commands (hooks.go); nil without any.
+	Hooks *hooks.Runner
 }
 
 // Snapshotter takes the snapshots /undo restores (Options.Snapshots).
@@ -333,6 +336,11 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	if a.opts.BeforeTurn != nil {
 		a.opts.BeforeTurn()
 	}
+	// A question a hook refuses is not sent, nor kept.
+	question, err := a.userPrompt(ctx, question, ui)
+	if err != nil {
+		return res, err
+	}
 	a.question, a.snapped = question, false
 	defer func() {
 		if a.snapped {
@@ -407,6 +415,11 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		if len(calls) == 0 && len(reply.Rejections) == 0 {
 			if resp.FinishMessage == "length" {
 				ui.Notice(fmt.Sprintf("the answer was cut at max_tokens (%d)", a.opts.MaxTokens))
+			}
+			if next := a.stopHook(ctx, text, ui); next != "" {
+				// One more round, bounded by maxTurns like every other.
+				a.history = append(a.history, ai.NewUserTextMessage(next))
+				continue
 			}
 			return res, nil
 		}
@@ -672,6 +685,14 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 		c.Refused, c.Failed = true, true
 		return t.RefusalFor(c.Args)
 	}
+	if a.opts.Hooks != nil {
+		return a.hookedRun(ctx, c, ui, func() string { return a.execute(ctx, t, c, plan, ui) })
+	}
+	return a.execute(ctx, t, c, plan, ui)
+}
+
+// execute runs a call that was allowed: the snapshot /undo needs first.
+func (a *Agent) execute(ctx context.Context, t *tools.Tool, c *Call, plan tools.Planned, ui UI) string {
 	if a.opts.Snapshots != nil && !a.snapped && t.NeedsPermission(c.Args) && t.KindFor(c.Args) != tools.KindRead {
 		// Before the first change of the turn, never for a call refused
 		// or decided without changing anything.

@@ -325,6 +325,7 @@ func (c *Config) clone() *Config {
 		s.Env, s.Headers = maps.Clone(s.Env), maps.Clone(s.Headers)
 	}
 	out.MMConfigs = maps.Clone(c.MMConfigs)
+	out.Hooks = c.Hooks.clone()
 	out.Warnings = slices.Clone(c.Warnings)
 	return &out
 }

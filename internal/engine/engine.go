@@ -17,6 +17,7 @@ import (
 
 	"mm/internal/agent"
 	"mm/internal/config"
+	"mm/internal/hooks"
 	"mm/internal/llm"
 	"mm/internal/lsp"
 	"mm/internal/mcp"
@@ -247,6 +248,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 		MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 		Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
 		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) }, Snapshots: snapshots,
+		Hooks: hooks.New(cfg.Hooks, cwd, cfg.ACP.Name),
 	})
 	if e.Agent != nil {
 		// A session made after Start: the engine's model is wired already.

@@ -1,0 +1,332 @@
+package main_test
+
+// Hooks (docs/hooks.md) through the binary: each event's deny, replace,
+// context and continue, the JSON a hook reads, a hook that hangs or
+// crashes, match globs and MCP names, an untrusted project's hooks.
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"mm/internal/llmtest"
+)
+
+// hookScript writes an executable script into dir and returns its path.
+func hookScript(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// hooksConfig is a -c file with the hooks given as YAML under hooks:.
+func hooksConfig(t *testing.T, dir, hooks string) string {
+	t.Helper()
+	return writeConfig(t, dir, "maxTurns: 5\nhooks:\n"+hooks)
+}
+
+// The worked example of docs/hooks.md: a preTool hook that refuses git
+// push. The call does not run, the model reads why, and the hook read
+// the event's JSON.
+func TestHooksPreToolDeniesGitPush(t *testing.T) {
+	dir := t.TempDir()
+	hookScript(t, dir, "no-push.sh", `input=$(cat)
+printf '%s' "$input" > input.json
+case "$input" in
+  *'git push'*) echo "pushing is for humans
+second line" >&2; exit 2 ;;
+esac
+exit 0
+`)
+	cfg := hooksConfig(t, dir, "  preTool:\n    - match: bash\n      command: ./no-push.sh\n")
+	srv := llmtest.New(t, bashCall("touch RAN; git push origin main"), llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "push it")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got, want := toolResult(t, srv, 1), "[bash denied by a hook: pushing is for humans]"; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+	if exists(filepath.Join(dir, "RAN")) {
+		t.Error("the denied command ran")
+	}
+	var in map[string]any
+	data, _ := os.ReadFile(filepath.Join(dir, "input.json"))
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatalf("the hook's input %q: %v", data, err)
+	}
+	args, _ := in["arguments"].(map[string]any)
+	if in["event"] != "preTool" || in["tool"] != "bash" || args["command"] != "touch RAN; git push origin main" ||
+		in["cwd"] != dir || in["agentName"] != "bob" || in["output"] != nil {
+		t.Errorf("the hook read %s", data)
+	}
+	if _, ok := in["session"]; !ok {
+		t.Errorf("no session field: %s", data)
+	}
+}
+
+// preTool's replace answers in the call's place; context follows the
+// output; a hook whose match does not cover the tool does not run.
+func TestHooksPreToolReplaceContextAndMatch(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("file text\n"), 0o644)
+	cfg := hooksConfig(t, dir, `  preTool:
+    - match: "read_*"
+      command: 'echo "{\"context\": \"read with care\"}"'
+    - match: bash
+      command: 'echo "{\"replace\": \"cached: 42\"}"'
+    - match: "edit_*"
+      command: 'touch WRONG'
+`)
+	srv := llmtest.New(t,
+		call("read_file", `{"path":"f.txt"}`),
+		bashCall("touch RAN"),
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got := toolResult(t, srv, 1); !strings.Contains(got, "file text") || !strings.HasSuffix(got, "\n\n[context added by a hook]\nread with care") {
+		t.Errorf("read_file: the model read %q", got)
+	}
+	if got := toolResult(t, srv, 2); got != "cached: 42" {
+		t.Errorf("bash: the model read %q", got)
+	}
+	if exists(filepath.Join(dir, "RAN")) || exists(filepath.Join(dir, "WRONG")) {
+		t.Error("a replaced call ran, or a hook that does not match")
+	}
+}
+
+// postTool sees the output and may replace it, add context or withhold
+// it; the hooks of one event chain (the second reads the first's
+// replacement).
+func TestHooksPostTool(t *testing.T) {
+	dir := t.TempDir()
+	hookScript(t, dir, "redact.sh", `input=$(cat)
+printf '%s' "$input" >> post.json; echo >> post.json
+case "$input" in
+  *SECRET*) echo '{"replace": "[redacted]"}' ;;
+  *deny-me*) echo "output withheld" >&2; exit 2 ;;
+esac
+`)
+	hookScript(t, dir, "second.sh", `input=$(cat)
+case "$input" in
+  *'"output":"[redacted]"'*) echo '{"context": "saw the replacement"}' ;;
+esac
+`)
+	cfg := hooksConfig(t, dir, "  postTool:\n    - command: ./redact.sh\n    - match: bash\n      command: ./second.sh\n")
+	srv := llmtest.New(t,
+		bashCall("echo SECRET"),
+		bashCall("echo deny-me"),
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got, want := toolResult(t, srv, 1), "[redacted]\n\n[context added by a hook]\nsaw the replacement"; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+	if got, want := toolResult(t, srv, 2), "[bash denied by a hook: output withheld]"; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "post.json"))
+	var in map[string]any
+	if err := json.Unmarshal([]byte(strings.SplitN(string(data), "\n", 2)[0]), &in); err != nil || in["event"] != "postTool" || !strings.Contains(in["output"].(string), "SECRET") {
+		t.Errorf("postTool input: %s (%v)", data, err)
+	}
+}
+
+// userPrompt: a denied question is not sent and the user reads why; a
+// replaced one is sent replaced; context follows the question.
+func TestHooksUserPrompt(t *testing.T) {
+	dir := t.TempDir()
+	hookScript(t, dir, "prompt.sh", `input=$(cat)
+printf '%s' "$input" > prompt.json
+case "$input" in
+  *forbidden*) echo "not that question" >&2; exit 2 ;;
+  *rewrite*) echo '{"replace": "the rewritten question"}' ;;
+  *) echo '{"context": "the branch is main"}' ;;
+esac
+`)
+	cfg := hooksConfig(t, dir, "  userPrompt:\n    - command: ./prompt.sh\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "one"}, llmtest.Turn{Text: "two"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "a forbidden question")
+	if r.code != 4 || !strings.Contains(r.stderr, "[error: the question was denied by a hook: not that question — it was not sent]") {
+		t.Errorf("denied: exit %d\n%s", r.code, r.stderr)
+	}
+	if n := len(srv.ChatRequests()); n != 0 {
+		t.Errorf("a denied question was sent (%d requests)", n)
+	}
+	r = mm(t, dir, srv, nil, "", "-c", cfg, "-p", "please rewrite")
+	if r.code != 0 || lastUser(t, srv.ChatRequests()[0]) != "the rewritten question" {
+		t.Errorf("replace: exit %d, sent %q\n%s", r.code, lastUser(t, srv.ChatRequests()[0]), r.stderr)
+	}
+	r = mm(t, dir, srv, nil, "", "-c", cfg, "-p", "what branch?")
+	if got, want := lastUser(t, srv.ChatRequests()[1]), "what branch?\n\n[context added by a hook]\nthe branch is main"; r.code != 0 || got != want {
+		t.Errorf("context: exit %d, sent %q, want %q", r.code, got, want)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "prompt.json"))
+	var in map[string]any
+	if json.Unmarshal(data, &in) != nil || in["event"] != "userPrompt" || in["prompt"] != "what branch?" {
+		t.Errorf("userPrompt input: %s", data)
+	}
+}
+
+// stop: continue makes one more round with the reason as the user's
+// message; a hook that always continues is bounded by maxTurns.
+func TestHooksStopContinue(t *testing.T) {
+	dir := t.TempDir()
+	hookScript(t, dir, "stop.sh", `input=$(cat)
+printf '%s' "$input" > stop.json
+[ -f again ] && exit 0
+touch again
+echo '{"continue": "run the tests too"}'
+`)
+	cfg := hooksConfig(t, dir, "  stop:\n    - command: ./stop.sh\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "first answer"}, llmtest.Turn{Text: "tests pass"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "fix it")
+	if r.code != 0 || !strings.Contains(r.stdout, "tests pass") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	reqs := srv.ChatRequests()
+	if len(reqs) != 2 || lastUser(t, reqs[1]) != "run the tests too" {
+		t.Fatalf("%d requests; the second's question: %q", len(reqs), lastUser(t, reqs[len(reqs)-1]))
+	}
+	if !strings.Contains(r.stderr, "a stop hook asked for one more round: run the tests too") {
+		t.Errorf("no notice:\n%s", r.stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "stop.json"))
+	var in map[string]any
+	if json.Unmarshal(data, &in) != nil || in["event"] != "stop" || in["answer"] != "tests pass" || in["prompt"] != "fix it" {
+		t.Errorf("stop input: %s", data)
+	}
+
+	// Always continuing ends at maxTurns.
+	dir = t.TempDir()
+	cfg = writeConfig(t, dir, "maxTurns: 3\nhooks:\n  stop:\n    - command: 'echo \"{\\\"continue\\\": \\\"more\\\"}\"'\n")
+	srv = llmtest.New(t, llmtest.Turn{Text: "a"}, llmtest.Turn{Text: "b"}, llmtest.Turn{Text: "c"})
+	r = mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 4 || len(srv.ChatRequests()) != 3 || !strings.Contains(r.stderr, "maxTurns") {
+		t.Errorf("always continue: exit %d, %d requests\n%s", r.code, len(srv.ChatRequests()), r.stderr)
+	}
+}
+
+// hookWaitGone waits until pid no longer runs (a zombie counts as gone).
+func hookWaitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		if st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil && strings.Contains(string(st), ") Z ") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+	t.Errorf("process %d still runs", pid)
+}
+
+// A hook that hangs is killed at its timeout with what it started (its
+// group and what left it), a notice says so, and the call goes on; one
+// that crashes or prints nonsense is a notice too.
+func TestHooksHangAndCrash(t *testing.T) {
+	dir := t.TempDir()
+	hookScript(t, dir, "hang.sh", `sleep 300 &
+echo $! > child.pid
+setsid sleep 301 &
+echo $! > escaped.pid
+wait
+`)
+	cfg := hooksConfig(t, dir, `  preTool:
+    - command: ./hang.sh
+      timeout: 1s
+    - command: 'kill -SEGV $$'
+    - command: 'echo "not json \033]0;title\007"'
+`)
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 || !exists(filepath.Join(dir, "RAN")) {
+		t.Fatalf("the call did not run: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"hook preTool (./hang.sh) timed out after 1s and was killed — ignored",
+		"hook preTool (kill -SEGV $$) ended by a signal",
+		"printed something that is not one JSON object — ignored",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("no %q in:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "\x1b]0;") {
+		t.Error("a hook's output reached the terminal raw")
+	}
+	for _, f := range []string{"child.pid", "escaped.pid"} {
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			t.Fatalf("%s: %q", f, b)
+		}
+		hookWaitGone(t, pid)
+	}
+}
+
+// An MCP tool is matched as server/tool, and the hook reads that name.
+func TestHooksMCPName(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "mcp:\n  servers:\n"+mcpTinyServer(t, "tiny", dir, "")+`hooks:
+  preTool:
+    - match: "tiny/p*"
+      command: 'cat > mcp.json; echo "no pings" >&2; exit 2'
+`)
+	srv := llmtest.New(t, llmtest.Turn{ToolCalls: []llmtest.ToolCall{mcpCall("tiny_ping", `{}`)}}, llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got, want := toolResult(t, srv, 1), "[tiny_ping denied by a hook: no pings]"; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "mcp.json"))
+	if !strings.Contains(string(data), `"tool":"tiny/ping"`) {
+		t.Errorf("the hook read %s", data)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "called")); strings.Contains(string(b), "ping") {
+		t.Error("the denied MCP call reached the server")
+	}
+}
+
+// A project's own agent.yaml gets its hooks only once trusted: mm trust
+// shows what they would run.
+func TestHooksUntrustedProject(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, bashCall("echo hi"), llmtest.Turn{Text: "ok"}, bashCall("echo hi"), llmtest.Turn{Text: "ok"})
+	env, _ := trustEnv(t, "provider: llamacpp\nfallback: \"\"\nbaseUrl: "+srv.URL()+"\n")
+	write(t, filepath.Join(dir, "agent.yaml"), "hooks:\n  preTool:\n    - match: bash\n      command: touch MARKER\n")
+	r := mm(t, dir, nil, env, "", "-p", "hi")
+	if r.code != 0 || exists(filepath.Join(dir, "MARKER")) {
+		t.Fatalf("untrusted: exit %d, marker %v\n%s", r.code, exists(filepath.Join(dir, "MARKER")), r.stderr)
+	}
+	if !strings.Contains(r.stderr, "[warning: agent.yaml is not trusted: hooks not applied") {
+		t.Errorf("no warning:\n%s", r.stderr)
+	}
+	r = mm(t, dir, nil, env, "", "trust")
+	if r.code != 0 || !strings.Contains(r.stdout, `hook preTool (bash): sh -c "touch MARKER"`) {
+		t.Fatalf("mm trust: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = mm(t, dir, nil, env, "", "-p", "hi")
+	if r.code != 0 || !exists(filepath.Join(dir, "MARKER")) {
+		t.Errorf("trusted, the hook did not run: exit %d\n%s", r.code, r.stderr)
+	}
+}
