@@ -330,3 +330,87 @@ func TestHooksUntrustedProject(t *testing.T) {
 		t.Errorf("trusted, the hook did not run: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// ACP: a call a hook denies ends failed, the hook reads the session's
+// id; a denied question ends with the refusal stop reason and the user
+// reads why.
+func TestHooksACP(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, `provider: llamacpp
+hooks:
+  preTool:
+    - match: bash
+      command: 'cat > tool.json; echo "no shell here" >&2; exit 2'
+  userPrompt:
+    - command: 'grep -q forbidden && { echo "not that" >&2; exit 2; }; exit 0'
+`)
+	srv := llmtest.New(t, toolCall("b1", "bash", `{"command":"touch RAN"}`), llmtest.Turn{Text: "done"})
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	from := c.mark()
+	if r := c.stopReason(c.prompt(sid, "go")); r != "end_turn" {
+		t.Fatalf("stopReason %q", r)
+	}
+	us := c.updates(sid, from, -1)
+	if u := ofCall(us, "b1"); len(u) == 0 || u[len(u)-1]["status"] != "failed" {
+		t.Errorf("the denied call: %v", u)
+	}
+	if got := lastToolMessage(t, srv.ChatRequests()[1]); got != "[bash denied by a hook: no shell here]" {
+		t.Errorf("the model read %q", got)
+	}
+	if exists(filepath.Join(dir, "RAN")) {
+		t.Error("the denied call ran")
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "tool.json"))
+	if !strings.Contains(string(data), `"session":"`+sid+`"`) {
+		t.Errorf("the hook read %s, want session %s", data, sid)
+	}
+
+	from = c.mark()
+	if r := c.stopReason(c.prompt(sid, "a forbidden question")); r != "refusal" {
+		t.Errorf("denied question: stopReason %q", r)
+	}
+	c.waitUpdate(from, sid, "the denial", func(u map[string]any) bool {
+		content, _ := u["content"].(map[string]any)
+		text, _ := content["text"].(string)
+		return u["sessionUpdate"] == "agent_message_chunk" && text == "[error: the question was denied by a hook: not that — it was not sent]"
+	})
+	if n := len(srv.ChatRequests()); n != 2 {
+		t.Errorf("the denied question was sent: %d requests", n)
+	}
+}
+
+// The line mode: a denied call shows as the model reads it, a failing
+// hook's notice reaches the terminal sanitised, a denied question says
+// why and is not sent.
+func TestHooksLineMode(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, `hooks:
+  preTool:
+    - match: bash
+      command: 'echo "nope \033]52;c;ZXZpbA==\007" >&2; exit 1'
+    - match: bash
+      command: 'echo "{\"deny\": \"shell off today\"}"'
+  userPrompt:
+    - command: 'grep -q forbidden && { echo "ask something else" >&2; exit 2; }; exit 0'
+`)
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "all done"})
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("go")
+	s.expect("hook preTool (echo")
+	s.expect("exited with status 1: nope ^[]52;c;ZXZpbA==^G — ignored")
+	s.expect("[bash denied by a hook: shell off today]")
+	s.expect("all done")
+	s.ask("a forbidden one")
+	s.expect("the question was denied by a hook: ask something else — it was not sent")
+	if strings.Contains(s.raw(), "\x1b]52") {
+		t.Error("a hook's stderr reached the terminal raw")
+	}
+	if exists(filepath.Join(dir, "RAN")) {
+		t.Error("the denied call ran")
+	}
+	if n := len(srv.ChatRequests()); n != 2 {
+		t.Errorf("%d requests, want 2 (the denied question is not sent)", n)
+	}
+}

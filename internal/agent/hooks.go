@@ -18,6 +18,9 @@ const StopDenied StopReason = "denied"
 // ContextMark goes before what a hook adds to a text the model reads.
 const ContextMark = "[context added by a hook]"
 
+// Hooks is the agent's hooks runner, nil without hooks.
+func (a *Agent) Hooks() *hooks.Runner { return a.opts.Hooks }
+
 // withContext is text followed by a hook's context.
 func withContext(text, context string) string {
 	if context == "" {

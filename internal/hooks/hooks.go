@@ -75,7 +75,7 @@ type Runner struct {
 	Dir, AgentName string
 
 	mu      sync.Mutex
-	session string
+	session func() string
 }
 
 // New returns the runner of h, nil when h configures no hook.
@@ -92,8 +92,9 @@ func New(h config.HooksConfig, dir, agentName string) *Runner {
 	return r
 }
 
-// SetSession names the session the hooks' input carries.
-func (r *Runner) SetSession(id string) {
+// SetSession sets what names the session the hooks' input carries (the
+// saved session's id; "" before the first save or without sessions).
+func (r *Runner) SetSession(id func() string) {
 	if r == nil {
 		return
 	}
@@ -149,8 +150,11 @@ func (r *Runner) Run(ctx context.Context, name string, in Input, notice func(str
 	}
 	in.Cwd, in.AgentName = r.Dir, r.AgentName
 	r.mu.Lock()
-	in.Session = r.session
+	session := r.session
 	r.mu.Unlock()
+	if session != nil {
+		in.Session = session()
+	}
 	var contexts []string
 	for _, h := range r.hooks[in.Event] {
 		if !matches(h.Match, name) {

@@ -281,6 +281,7 @@ func firstLine(s string, n int) string {
 
 func (r *REPL) initSessions() {
 	r.sess = NewSessions(r.eng, r.p.RedLine)
+	r.eng.Agent.Hooks().SetSession(r.sess.ID)
 }
 
 // afterTurn saves the conversation once a question has run.
