@@ -414,3 +414,121 @@ func TestHooksLineMode(t *testing.T) {
 		t.Errorf("%d requests, want 2 (the denied question is not sent)", n)
 	}
 }
+
+// askHooks appends hooks to the parent configuration of askPair.
+func askHooks(t *testing.T, parentCfg, hooks string) {
+	t.Helper()
+	f, err := os.OpenFile(parentCfg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("hooks:\n" + hooks)
+	f.Close()
+}
+
+// The ask events through ask_agent: preAsk refuses with the reference's
+// text, the refused agent is not asked; postAsk replaces the answer and
+// adds context, the texts byte for byte; match covers agent names.
+func TestHooksAskAgent(t *testing.T) {
+	dir := t.TempDir()
+	hookScript(t, dir, "pre.sh", `input=$(cat)
+printf '%s' "$input" > pre.json
+case "$input" in *secret*) echo "no secrets for the reviewer" >&2; exit 2 ;; esac
+`)
+	hookScript(t, dir, "post.sh", `input=$(cat)
+printf '%s' "$input" > post.json
+echo '{"replace": "LGTM", "context": "checked by post.sh"}'
+`)
+	child := llmtest.New(t, llmtest.Turn{Text: "The child's long answer."})
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	askHooks(t, parentCfg, "  preAsk:\n    - match: \"rev*\"\n      command: ./pre.sh\n    - match: other\n      command: touch WRONG\n  postAsk:\n    - command: ./post.sh\n")
+	parent := llmtest.New(t,
+		askCall(`{"agent":"reviewer","prompt":"the secret plan"}`),
+		askCall(`{"agent":"reviewer","prompt":"review it"}`),
+		llmtest.Turn{Text: "Parent done."},
+	)
+	r := mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	reqs := parent.ChatRequests()
+	if got, want := askResult(t, reqs[1]), "[ask denied by a hook: no secrets for the reviewer]"; got != want {
+		t.Errorf("denied: the model read %q, want %q", got, want)
+	}
+	if got, want := askResult(t, reqs[2]), "LGTM\n\n[context added by a hook]\nchecked by post.sh"; got != want {
+		t.Errorf("replaced: the model read %q, want %q", got, want)
+	}
+	if creqs := child.ChatRequests(); len(creqs) != 1 || lastUser(t, creqs[0]) != "review it" {
+		t.Errorf("the child got %d requests", len(creqs))
+	}
+	if exists(filepath.Join(dir, "WRONG")) {
+		t.Error("a preAsk hook for another agent ran")
+	}
+	var pre, post map[string]any
+	b1, _ := os.ReadFile(filepath.Join(dir, "pre.json"))
+	b2, _ := os.ReadFile(filepath.Join(dir, "post.json"))
+	if json.Unmarshal(b1, &pre) != nil || pre["event"] != "preAsk" || pre["agent"] != "reviewer" || pre["prompt"] != "review it" {
+		t.Errorf("preAsk input %s", b1)
+	}
+	if json.Unmarshal(b2, &post) != nil || post["event"] != "postAsk" || post["answer"] != "The child's long answer." {
+		t.Errorf("postAsk input %s", b2)
+	}
+}
+
+// The editor shows a replaced answer's call as the reference says, and
+// /ask-NAME goes through the hooks too.
+func TestHooksAskACP(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{Text: "Original."}, llmtest.Turn{Text: "Second."})
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	askHooks(t, parentCfg, "  postAsk:\n    - command: 'echo \"{\\\"replace\\\": \\\"Replaced!\\\"}\"'\n  preAsk:\n    - command: 'grep -q forbidden && { echo \"not this one\" >&2; exit 2; }; exit 0'\n")
+	parent := llmtest.New(t,
+		toolCall("a1", "ask_agent", `{"agent":"reviewer","prompt":"look"}`),
+		llmtest.Turn{Text: "Parent done."},
+	)
+	c := startACP(t, dir, parent, nil, "-c", parentCfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	from := c.mark()
+	if r := c.stopReason(c.prompt(sid, "go")); r != "end_turn" {
+		t.Fatalf("stopReason %q", r)
+	}
+	ask := ofCall(c.updates(sid, from, -1), "a1")
+	var last []string
+	for _, u := range ask {
+		if u["content"] != nil {
+			last = contentTexts(u)
+		}
+	}
+	if len(last) == 0 || last[len(last)-1] != "reviewer answered; a hook replaced the answer (9 characters)" {
+		t.Errorf("the ask_agent call's content %q", last)
+	}
+	if got := lastToolMessage(t, parent.ChatRequests()[1]); got != "Replaced!" {
+		t.Errorf("the model read %q", got)
+	}
+	from = c.mark()
+	c.stopReason(c.prompt(sid, "/ask-reviewer a forbidden thing"))
+	if got := chunkText(c.updates(sid, from, -1), "agent_message_chunk"); !strings.Contains(got, "[ask denied by a hook: not this one]") {
+		t.Errorf("/ask denied: %q", got)
+	}
+	if n := len(child.ChatRequests()); n != 1 {
+		t.Errorf("the child got %d requests, want 1", n)
+	}
+}
+
+// mm --ask runs this agent's ask hooks: a refusal on stderr (exit 4), a
+// replaced answer on stdout with the reference's line on stderr.
+func TestHooksAskCommand(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{Text: "orig"})
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	askHooks(t, parentCfg, "  preAsk:\n    - command: 'grep -q forbidden && { echo \"refused\" >&2; exit 2; }; exit 0'\n  postAsk:\n    - command: 'echo \"{\\\"replace\\\": \\\"new text\\\"}\"'\n")
+	r := mm(t, dir, nil, nil, "", "-c", parentCfg, "--ask", "reviewer", "a forbidden ask")
+	if r.code != 4 || r.stdout != "" || !strings.Contains(r.stderr, "[ask denied by a hook: refused]") {
+		t.Errorf("denied: exit %d stdout %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = mm(t, dir, nil, nil, "", "-c", parentCfg, "--ask", "reviewer", "fine")
+	if r.code != 0 || r.stdout != "new text\n" || !strings.Contains(r.stderr, "reviewer answered; a hook replaced the answer (8 characters)") {
+		t.Errorf("replaced: exit %d stdout %q\n%s", r.code, r.stdout, r.stderr)
+	}
+}

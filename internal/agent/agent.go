@@ -101,6 +101,9 @@ type Call struct {
 	// far as the tool tells; the output says why.
 	Failed   bool
 	Duration time.Duration
+	// AnswerReplaced says a postAsk hook replaced the answer of this
+	// ask_agent call (its output is the replacement).
+	AnswerReplaced bool
 }
 
 // UI receives what happens during a turn. Implementations must return
@@ -686,7 +689,7 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 		return t.RefusalFor(c.Args)
 	}
 	if a.opts.Hooks != nil {
-		return a.hookedRun(ctx, c, ui, func() string { return a.execute(ctx, t, c, plan, ui) })
+		return a.hookedRun(ctx, c, ui, func(ctx context.Context) string { return a.execute(ctx, t, c, plan, ui) })
 	}
 	return a.execute(ctx, t, c, plan, ui)
 }

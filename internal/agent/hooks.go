@@ -15,19 +15,11 @@ import (
 // StopDenied is a question a userPrompt hook refused: it was not sent.
 const StopDenied StopReason = "denied"
 
-// ContextMark goes before what a hook adds to a text the model reads.
-const ContextMark = "[context added by a hook]"
-
 // Hooks is the agent's hooks runner, nil without hooks.
 func (a *Agent) Hooks() *hooks.Runner { return a.opts.Hooks }
 
 // withContext is text followed by a hook's context.
-func withContext(text, context string) string {
-	if context == "" {
-		return text
-	}
-	return text + "\n\n" + ContextMark + "\n" + context
-}
+func withContext(text, context string) string { return hooks.WithContext(text, context) }
 
 // DeniedText is what the model reads for a tool call a hook refused.
 func DeniedText(tool, reason string) string {
@@ -63,7 +55,7 @@ func (a *Agent) userPrompt(ctx context.Context, question string, ui UI) (string,
 // hookedRun runs a call that was allowed between its preTool and
 // postTool hooks: a preTool hook may refuse it or answer in its place,
 // a postTool hook change what the model reads of its output.
-func (a *Agent) hookedRun(ctx context.Context, c *Call, ui UI, execute func() string) string {
+func (a *Agent) hookedRun(ctx context.Context, c *Call, ui UI, execute func(context.Context) string) string {
 	h := a.opts.Hooks
 	name := hookName(c)
 	args := json.RawMessage(c.Args)
@@ -82,7 +74,10 @@ func (a *Agent) hookedRun(ctx context.Context, c *Call, ui UI, execute func() st
 		}
 		before = r.Context
 	}
-	out := execute()
+	if c.Name == tools.AskAgentName {
+		ctx = tools.WithReplacedMark(ctx, &c.AnswerReplaced)
+	}
+	out := execute(ctx)
 	if h.Has(hooks.PostTool, name) {
 		out = tools.Truncate(out, a.opts.MaxOutput)
 		r := h.Run(ctx, name, hooks.Input{Event: hooks.PostTool, Tool: name, Arguments: args, Output: &out}, ui.Notice)

@@ -88,6 +88,8 @@ type Engine struct {
 	// warn is Options.Warn; undo is Options.Undo.
 	warn func(string)
 	undo bool
+	// asker is Agents with the engine's session's ask hooks (Asker).
+	asker tools.AgentAsker
 
 	// The context window, asked once per model (model.go).
 	windowMu  sync.Mutex
@@ -153,6 +155,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	e.Tools, e.Cwd, e.Root, e.SkillWarnings, e.Skills = s.Tools, s.Cwd, s.Root, s.SkillWarnings, s.Skills
 	e.LSP, e.Warnings, e.Instructions, e.Agent = s.LSP, s.Warnings, s.Instructions, s.Agent
 	e.MCP, e.Undo = s.MCP, s.Undo
+	e.asker = s.Agents
 	if n := e.Undo.Notice(); n != "" {
 		// Once, under the banner (ACP: on stderr at start); /undo says
 		// it again when asked.
@@ -213,6 +216,8 @@ type Session struct {
 	// Undo snapshots the project for /undo (nil when the facade offers
 	// none).
 	Undo *undo.Tracker
+	// Agents is the engine's Agents with the session's ask hooks.
+	Agents tools.AgentAsker
 }
 
 // NewSession builds the tools and the agent of one conversation in
@@ -229,7 +234,11 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	s.LSP, s.Warnings = lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	bash, w := findBash(cfg)
 	s.Warnings = append(s.Warnings, w...)
-	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents, bash: bash}, s.LSP)
+	runner := hooks.New(cfg.Hooks, cwd, cfg.ACP.Name)
+	// Every ask of this session (ask_agent, /ask-NAME) runs the preAsk
+	// and postAsk hooks.
+	s.Agents = hooks.WrapAsker(e.Agents, runner)
+	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: s.Agents, bash: bash}, s.LSP)
 	if !opts.noMCP {
 		e.startMCP(s, opts.MCPServers)
 	}
@@ -248,7 +257,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 		MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 		Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
 		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) }, Snapshots: snapshots,
-		Hooks: hooks.New(cfg.Hooks, cwd, cfg.ACP.Name),
+		Hooks: runner,
 	})
 	if e.Agent != nil {
 		// A session made after Start: the engine's model is wired already.
@@ -256,6 +265,10 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	}
 	return s
 }
+
+// Asker is what asks the agents of mmConfigs for /ask-NAME: Agents with
+// the hooks' preAsk and postAsk.
+func (e *Engine) Asker() tools.AgentAsker { return e.asker }
 
 // Close stops what the session started: its language servers.
 func (s *Session) Close() {
