@@ -532,3 +532,56 @@ func TestHooksAskCommand(t *testing.T) {
 		t.Errorf("replaced: exit %d stdout %q\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// --json: each hook's decision is a hook event; a failing hook a notice.
+func TestHooksJSONEvents(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, `  preTool:
+    - match: bash
+      command: 'echo "{\"deny\": \"not today\"}"'
+    - command: 'exit 3'
+  userPrompt:
+    - command: 'echo "{\"context\": \"ctx\"}"'
+`)
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "--json", "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var hooks, notices []map[string]any
+	var end map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		switch ev["type"] {
+		case "hook":
+			hooks = append(hooks, ev)
+		case "notice":
+			notices = append(notices, ev)
+		case "tool_end":
+			end = ev
+		}
+	}
+	want := []map[string]any{
+		{"type": "hook", "event": "userPrompt", "command": `echo "{\"context\": \"ctx\"}"`, "decision": "context", "text": "ctx"},
+		{"type": "hook", "event": "preTool", "name": "bash", "command": `echo "{\"deny\": \"not today\"}"`, "decision": "deny", "text": "not today"},
+	}
+	if len(hooks) != 2 || !jsonEqual(hooks[0], want[0]) || !jsonEqual(hooks[1], want[1]) {
+		t.Errorf("hook events %v\nwant %v", hooks, want)
+	}
+	if end["output"] != "[bash denied by a hook: not today]" {
+		t.Errorf("tool_end %v", end)
+	}
+	// The deny stops the list: the hook after it does not run.
+	if len(notices) != 0 {
+		t.Errorf("notices %v", notices)
+	}
+}
+
+func jsonEqual(a, b map[string]any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}

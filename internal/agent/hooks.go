@@ -42,7 +42,7 @@ func (a *Agent) userPrompt(ctx context.Context, question string, ui UI) (string,
 		return question, nil
 	}
 	q := question
-	r := a.opts.Hooks.Run(ctx, "", hooks.Input{Event: hooks.UserPrompt, Prompt: &q}, ui.Notice)
+	r := a.opts.Hooks.Run(ctx, "", hooks.Input{Event: hooks.UserPrompt, Prompt: &q}, ui)
 	if r.Denied {
 		return "", &StopError{Reason: StopDenied, Msg: "the question was denied by a hook: " + r.Reason + " — it was not sent"}
 	}
@@ -64,7 +64,7 @@ func (a *Agent) hookedRun(ctx context.Context, c *Call, ui UI, execute func(cont
 	}
 	var before string
 	if h.Has(hooks.PreTool, name) {
-		r := h.Run(ctx, name, hooks.Input{Event: hooks.PreTool, Tool: name, Arguments: args}, ui.Notice)
+		r := h.Run(ctx, name, hooks.Input{Event: hooks.PreTool, Tool: name, Arguments: args}, ui)
 		if r.Denied {
 			c.Failed = true
 			return DeniedText(c.Name, r.Reason)
@@ -80,7 +80,7 @@ func (a *Agent) hookedRun(ctx context.Context, c *Call, ui UI, execute func(cont
 	out := execute(ctx)
 	if h.Has(hooks.PostTool, name) {
 		out = tools.Truncate(out, a.opts.MaxOutput)
-		r := h.Run(ctx, name, hooks.Input{Event: hooks.PostTool, Tool: name, Arguments: args, Output: &out}, ui.Notice)
+		r := h.Run(ctx, name, hooks.Input{Event: hooks.PostTool, Tool: name, Arguments: args, Output: &out}, ui)
 		if r.Denied {
 			c.Failed = true
 			return DeniedText(c.Name, r.Reason)
@@ -103,7 +103,7 @@ func (a *Agent) stopHook(ctx context.Context, answer string, ui UI) string {
 		return ""
 	}
 	q := a.question
-	r := a.opts.Hooks.Run(ctx, "", hooks.Input{Event: hooks.Stop, Prompt: &q, Answer: &answer}, ui.Notice)
+	r := a.opts.Hooks.Run(ctx, "", hooks.Input{Event: hooks.Stop, Prompt: &q, Answer: &answer}, ui)
 	// exit 2 on stop refuses the end of the turn: one more round, as
 	// Claude Code's Stop hooks do.
 	reason := r.Continue

@@ -24,9 +24,6 @@ func WithContext(text, context string) string {
 	return text + "\n\n" + ContextMark + "\n" + context
 }
 
-// noticer is a facade that shows a notice line.
-type noticer interface{ Notice(string) }
-
 // asker runs the preAsk and postAsk hooks around every ask: the
 // ask_agent tool, /ask-NAME and mm --ask all go through it.
 type asker struct {
@@ -47,10 +44,7 @@ func WrapAsker(a tools.AgentAsker, r *Runner) tools.AgentAsker {
 // it), asks, then postAsk on an answer (it may refuse it, replace it or
 // add context after it).
 func (a *asker) Ask(ctx context.Context, req tools.AgentRequest) tools.AgentReply {
-	var notice func(string)
-	if n, ok := tools.FacadeFrom(ctx).(noticer); ok {
-		notice = n.Notice
-	}
+	notice := tools.FacadeFrom(ctx)
 	if a.r.Has(PreAsk, req.Agent) {
 		p := req.Prompt
 		res := a.r.Run(ctx, req.Agent, Input{Event: PreAsk, Agent: req.Agent, Prompt: &p}, notice)

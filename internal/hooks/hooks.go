@@ -140,10 +140,28 @@ func (in *Input) text() *string {
 	return nil
 }
 
+// Decision is what one hook decided, for a facade that reports it
+// (Reporter: the --json events).
+type Decision struct {
+	// Event is the hook's event, Name the tool or agent ("" for the
+	// events that name none), Command the hook's command.
+	Event, Name, Command string
+	// Decision is "deny", "replace", "context" or "continue"; Text is
+	// the reason, the replacement, the context.
+	Decision, Text string
+}
+
+// Reporter is a facade told of each hook's decision.
+type Reporter interface{ HookDecided(Decision) }
+
+// Noticer is a facade that shows a notice line.
+type Noticer interface{ Notice(string) }
+
 // Run runs the hooks of in.Event that match name, in order, until one
-// denies. notice gets a line for each hook that failed (its exit code,
-// a timeout, output that is not the JSON of a result): the event goes on.
-func (r *Runner) Run(ctx context.Context, name string, in Input, notice func(string)) Result {
+// denies. When ui is a Noticer it gets a line for each hook that failed
+// (its exit code, a timeout, output that is not the JSON of a result):
+// the event goes on; when it is a Reporter, each decision.
+func (r *Runner) Run(ctx context.Context, name string, in Input, ui any) Result {
 	var res Result
 	if r == nil {
 		return res
@@ -155,6 +173,8 @@ func (r *Runner) Run(ctx context.Context, name string, in Input, notice func(str
 	if session != nil {
 		in.Session = session()
 	}
+	notice, _ := ui.(Noticer)
+	report, _ := ui.(Reporter)
 	var contexts []string
 	for _, h := range r.hooks[in.Event] {
 		if !matches(h.Match, name) {
@@ -163,9 +183,19 @@ func (r *Runner) Run(ctx context.Context, name string, in Input, notice func(str
 		out, msg := r.runOne(ctx, h, &in)
 		if msg != "" {
 			if notice != nil {
-				notice(fmt.Sprintf("hook %s (%s) %s — ignored", in.Event, shownCommand(h.Command), msg))
+				notice.Notice(fmt.Sprintf("hook %s (%s) %s — ignored", in.Event, shownCommand(h.Command), msg))
 			}
 			continue
+		}
+		if report != nil {
+			for _, d := range []struct {
+				what string
+				text *string
+			}{{"deny", out.deny}, {"replace", out.replace}, {"context", out.context}, {"continue", out.cont}} {
+				if d.text != nil {
+					report.HookDecided(Decision{Event: in.Event, Name: name, Command: h.Command, Decision: d.what, Text: *d.text})
+				}
+			}
 		}
 		if out.deny != nil {
 			res.Denied, res.Reason = true, *out.deny
