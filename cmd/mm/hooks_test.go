@@ -585,3 +585,31 @@ func jsonEqual(a, b map[string]any) bool {
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
 }
+
+// The window mode: a failing hook's notice and a denied call show in the
+// conversation; a denied question says why.
+func TestHooksWindow(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, `hooks:
+  preTool:
+    - command: 'echo "broken hook" >&2; exit 1'
+    - match: bash
+      command: 'echo "{\"deny\": \"shell off\"}"'
+  userPrompt:
+    - command: 'grep -q forbidden && { echo "ask another" >&2; exit 2; }; exit 0'
+`)
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "Finished."})
+	s := startTUI(t, dir, srv, nil, "-c", cfg)
+	s.wait("Ctrl-D quits")
+	s.send("go\r")
+	s.wait("hook — ignored")
+	s.wait("Finished.")
+	if got := toolResult(t, srv, 1); got != "[bash denied by a hook: shell off]" {
+		t.Errorf("the model read %q", got)
+	}
+	s.send("a forbidden question\r")
+	s.wait("denied by a hook: ask another")
+	if n := len(srv.ChatRequests()); n != 2 || exists(filepath.Join(dir, "RAN")) {
+		t.Errorf("%d requests, ran %v", n, exists(filepath.Join(dir, "RAN")))
+	}
+}
