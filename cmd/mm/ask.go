@@ -11,6 +11,7 @@ import (
 	"mm/internal/config"
 	"mm/internal/hooks"
 	"mm/internal/interrupt"
+	"mm/internal/llm"
 	"mm/internal/oneshot"
 	"mm/internal/termsafe"
 	"mm/internal/tools"
@@ -82,7 +83,7 @@ func runAsk(cfg *config.Config, name, prompt string, stdin *os.File, noStdin boo
 	defer p.Close()
 	// This agent's preAsk and postAsk hooks, as for ask_agent.
 	cwd, _ := os.Getwd()
-	asker := hooks.WrapAsker(pool, hooks.New(cfg.Hooks, cwd, cfg.ACP.Name))
+	asker := hooks.WrapAsker(pool, hooks.New(cfg.Hooks, cwd, cfg.ACP.Name, llm.ChildEnv(cfg.APIKeyEnv)))
 	return oneshot.RunAsk(ctx, asker, name, question, oneshot.AskOptions{Printer: p, Shown: shown})
 }
 

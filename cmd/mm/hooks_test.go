@@ -613,3 +613,19 @@ func TestHooksWindow(t *testing.T) {
 		t.Errorf("%d requests, ran %v", n, exists(filepath.Join(dir, "RAN")))
 	}
 }
+
+// A hook runs with the bash tool's environment: mm's, without the API
+// key (what a hook prints may reach the model).
+func TestHooksEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  userPrompt:\n    - command: 'env > env.txt'\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, []string{"LLAMA_API_KEY=s3cr3t-key", "OTHER_VAR=kept"}, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	env, _ := os.ReadFile(filepath.Join(dir, "env.txt"))
+	if strings.Contains(string(env), "s3cr3t-key") || !strings.Contains(string(env), "OTHER_VAR=kept") {
+		t.Errorf("the hook's environment:\n%s", env)
+	}
+}

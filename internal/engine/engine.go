@@ -234,7 +234,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	s.LSP, s.Warnings = lsp.New(cfg.LSP.Servers, lsp.Options{Root: cwd, Env: llm.ChildEnv(cfg.APIKeyEnv)})
 	bash, w := findBash(cfg)
 	s.Warnings = append(s.Warnings, w...)
-	runner := hooks.New(cfg.Hooks, cwd, cfg.ACP.Name)
+	runner := hooks.New(cfg.Hooks, cwd, cfg.ACP.Name, llm.ChildEnv(cfg.APIKeyEnv))
 	// Every ask of this session (ask_agent, /ask-NAME) runs the preAsk
 	// and postAsk hooks.
 	s.Agents = hooks.WrapAsker(e.Agents, runner)

@@ -73,17 +73,20 @@ type Runner struct {
 	hooks map[string][]config.Hook
 	// Dir is where the commands run; AgentName the agent's acp.name.
 	Dir, AgentName string
+	// env is the commands' environment (nil: mm's own).
+	env []string
 
 	mu      sync.Mutex
 	session func() string
 }
 
-// New returns the runner of h, nil when h configures no hook.
-func New(h config.HooksConfig, dir, agentName string) *Runner {
+// New returns the runner of h, nil when h configures no hook. env is the
+// commands' environment (the bash tool's: mm's without its API keys).
+func New(h config.HooksConfig, dir, agentName string, env []string) *Runner {
 	if h.Empty() {
 		return nil
 	}
-	r := &Runner{hooks: map[string][]config.Hook{}, Dir: dir, AgentName: agentName}
+	r := &Runner{hooks: map[string][]config.Hook{}, Dir: dir, AgentName: agentName, env: env}
 	for _, ev := range config.HookEvents {
 		if l := h.List(ev); len(l) > 0 {
 			r.hooks[ev] = l
@@ -250,7 +253,7 @@ func (r *Runner) runOne(ctx context.Context, h config.Hook, in *Input) (reply, s
 	if timeout <= 0 {
 		timeout = config.DefaultHookTimeout
 	}
-	code, stdout, stderr, err := run(ctx, h.Command, r.Dir, stdin, timeout)
+	code, stdout, stderr, err := run(ctx, h.Command, r.Dir, r.env, stdin, timeout)
 	switch {
 	case errors.Is(err, errTimeout):
 		return reply{}, "timed out after " + config.FormatDuration(timeout) + " and was killed"
@@ -337,11 +340,15 @@ func (c *capped) Write(p []byte) (int, error) {
 // run runs command with sh -c in dir, stdin given, in its own process
 // group tied to mm; at timeout (or when ctx ends) the group and what
 // left it (the call's MM_CALL cookie) are killed.
-func run(ctx context.Context, command, dir string, stdin []byte, timeout time.Duration) (code int, stdout, stderr []byte, err error) {
+func run(ctx context.Context, command, dir string, env []string, stdin []byte, timeout time.Duration) (code int, stdout, stderr []byte, err error) {
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = dir
+	// The cookie finds what leaves the group (setsid) at a timeout.
 	cookie := procguard.NewCookie()
-	cmd.Env = append(os.Environ(), cookie)
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(env[:len(env):len(env)], cookie)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb capped
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -9,7 +9,7 @@ import (
 
 // No hook configured: no runner, and asking it costs nothing.
 func TestNoHooksNoCost(t *testing.T) {
-	r := New(config.HooksConfig{}, "/", "bob")
+	r := New(config.HooksConfig{}, "/", "bob", nil)
 	if r != nil {
 		t.Fatal("a runner without hooks")
 	}
@@ -39,7 +39,7 @@ func TestMatch(t *testing.T) {
 
 // One hook call: the process start of sh and the JSON in and out.
 func BenchmarkHookCall(b *testing.B) {
-	r := New(config.HooksConfig{PreTool: []config.Hook{{Command: `echo '{"context":"x"}'`}}}, b.TempDir(), "bob")
+	r := New(config.HooksConfig{PreTool: []config.Hook{{Command: `echo '{"context":"x"}'`}}}, b.TempDir(), "bob", nil)
 	in := Input{Event: PreTool, Tool: "bash", Arguments: []byte(`{"command":"ls"}`)}
 	b.ReportAllocs()
 	for b.Loop() {
