@@ -7,6 +7,7 @@ package main_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -627,5 +628,30 @@ func TestHooksEnvironment(t *testing.T) {
 	env, _ := os.ReadFile(filepath.Join(dir, "env.txt"))
 	if strings.Contains(string(env), "s3cr3t-key") || !strings.Contains(string(env), "OTHER_VAR=kept") {
 		t.Errorf("the hook's environment:\n%s", env)
+	}
+}
+
+// A turn stopped while a hook runs (Ctrl-C with -p) kills the hook and
+// what it started, and the call does not run.
+func TestHooksKilledWithTheTurn(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  preTool:\n    - command: 'sleep 300 & echo $! > child.pid; wait'\n      timeout: 5m\n")
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})
+	cmd := mmCommand(t, dir, srv, "-c", cfg, "-p", "go")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(dir, "child.pid")
+	mcpWaitLines(t, pidFile, 1)
+	b, _ := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("mm ended with %v, want exit 130", err)
+	}
+	hookWaitGone(t, pid)
+	if exists(filepath.Join(dir, "RAN")) {
+		t.Error("the call ran after the turn was stopped")
 	}
 }

@@ -43,6 +43,9 @@ func (a *Agent) userPrompt(ctx context.Context, question string, ui UI) (string,
 	}
 	q := question
 	r := a.opts.Hooks.Run(ctx, "", hooks.Input{Event: hooks.UserPrompt, Prompt: &q}, ui)
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	if r.Denied {
 		return "", &StopError{Reason: StopDenied, Msg: "the question was denied by a hook: " + r.Reason + " — it was not sent"}
 	}
@@ -65,6 +68,9 @@ func (a *Agent) hookedRun(ctx context.Context, c *Call, ui UI, execute func(cont
 	var before string
 	if h.Has(hooks.PreTool, name) {
 		r := h.Run(ctx, name, hooks.Input{Event: hooks.PreTool, Tool: name, Arguments: args}, ui)
+		if ctx.Err() != nil {
+			return "[not run: the turn was cancelled]"
+		}
 		if r.Denied {
 			c.Failed = true
 			return DeniedText(c.Name, r.Reason)

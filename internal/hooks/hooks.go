@@ -184,6 +184,10 @@ func (r *Runner) Run(ctx context.Context, name string, in Input, ui any) Result 
 			continue
 		}
 		out, msg := r.runOne(ctx, h, &in)
+		if ctx.Err() != nil {
+			// The turn was stopped: the hook was killed, nobody decided.
+			break
+		}
 		if msg != "" {
 			if notice != nil {
 				notice.Notice(fmt.Sprintf("hook %s (%s) %s — ignored", in.Event, shownCommand(h.Command), msg))
@@ -290,7 +294,9 @@ func (r *Runner) runOne(ctx context.Context, h config.Hook, in *Input) (reply, s
 		}
 		switch k {
 		case "deny":
-			s = cutReason(s)
+			if s = cutReason(s); s == "" {
+				s = "no reason given"
+			}
 			rep.deny = &s
 		case "replace":
 			rep.replace = &s
