@@ -655,3 +655,23 @@ func TestHooksKilledWithTheTurn(t *testing.T) {
 		t.Error("the call ran after the turn was stopped")
 	}
 }
+
+// An ask nobody gets (an unknown agent) runs no ask hook: the model reads
+// the pool's own error.
+func TestHooksAskUnknownAgent(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t)
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	askHooks(t, parentCfg, "  preAsk:\n    - command: 'touch RAN; exit 2'\n")
+	parent := llmtest.New(t, askCall(`{"agent":"nobody","prompt":"hi"}`), llmtest.Turn{Text: "done"})
+	r := mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got, want := askResult(t, parent.ChatRequests()[1]), `[ask_agent: unknown agent "nobody" — agents: reviewer]`; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+	if exists(filepath.Join(dir, "RAN")) {
+		t.Error("a preAsk hook ran for an unknown agent")
+	}
+}

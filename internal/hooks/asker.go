@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"strings"
 
 	"mm/internal/tools"
 )
@@ -45,6 +46,11 @@ func WrapAsker(a tools.AgentAsker, r *Runner) tools.AgentAsker {
 // add context after it).
 func (a *asker) Ask(ctx context.Context, req tools.AgentRequest) tools.AgentReply {
 	notice := tools.FacadeFrom(ctx)
+	if !a.askable(req) {
+		// An unknown agent, an empty prompt: the pool's own error, no
+		// hook (nobody is asked).
+		return a.AgentAsker.Ask(ctx, req)
+	}
 	if a.r.Has(PreAsk, req.Agent) {
 		p := req.Prompt
 		res := a.r.Run(ctx, req.Agent, Input{Event: PreAsk, Agent: req.Agent, Prompt: &p}, notice)
@@ -71,4 +77,17 @@ func (a *asker) Ask(ctx context.Context, req tools.AgentRequest) tools.AgentRepl
 	}
 	reply.Text = WithContext(reply.Text, res.Context)
 	return reply
+}
+
+// askable says req names an agent of the pool and has a prompt.
+func (a *asker) askable(req tools.AgentRequest) bool {
+	if strings.TrimSpace(req.Prompt) == "" {
+		return false
+	}
+	for _, info := range a.Agents() {
+		if info.Name == req.Agent {
+			return true
+		}
+	}
+	return false
 }
