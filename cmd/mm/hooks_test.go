@@ -675,3 +675,32 @@ func TestHooksAskUnknownAgent(t *testing.T) {
 		t.Error("a preAsk hook ran for an unknown agent")
 	}
 }
+
+// With sessions on, a hook reads the saved session's id: -p's and the
+// line mode's.
+func TestHooksSessionID(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "sessions:\n  enabled: true\nhooks:\n  preTool:\n    - command: 'cat > input.json'\n")
+	check := func(how string) {
+		t.Helper()
+		files := sessionFiles(t, dir)
+		if len(files) == 0 {
+			t.Fatalf("%s: no session file", how)
+		}
+		id := strings.TrimSuffix(filepath.Base(files[len(files)-1]), ".json")
+		data, _ := os.ReadFile(filepath.Join(dir, "input.json"))
+		if !strings.Contains(string(data), `"session":"`+id+`"`) {
+			t.Errorf("%s: the hook read %s, want session %s", how, data, id)
+		}
+	}
+	srv := llmtest.New(t, bashCall("true"), llmtest.Turn{Text: "ok"}, bashCall("true"), llmtest.Turn{Text: "again"})
+	if r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	check("-p")
+	os.RemoveAll(filepath.Join(dir, ".mm"))
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("go")
+	s.expect("again")
+	check("line mode")
+}

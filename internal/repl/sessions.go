@@ -55,6 +55,8 @@ func NewSessions(eng *engine.Engine, warn func(string)) *Sessions {
 		// its result: a kill -9 mid-turn loses nothing said or run.
 		eng.Agent.OnCheckpoint(s.checkpoint)
 	}
+	// A hook reads the saved session's id.
+	eng.Agent.Hooks().SetSession(s.ID)
 	return s
 }
 
@@ -281,7 +283,6 @@ func firstLine(s string, n int) string {
 
 func (r *REPL) initSessions() {
 	r.sess = NewSessions(r.eng, r.p.RedLine)
-	r.eng.Agent.Hooks().SetSession(r.sess.ID)
 }
 
 // afterTurn saves the conversation once a question has run.
