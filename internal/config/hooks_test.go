@@ -2,6 +2,7 @@ package config
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -35,5 +36,35 @@ func TestHooksKey(t *testing.T) {
 	cfg = mustLoad(t, "hooks:\n  preTol: []\n", nil)
 	if len(cfg.Warnings) != 1 || cfg.Warnings[0] != `[warning: agent.yaml: line 2: unknown key "hooks.preTol" (did you mean "hooks.preTool"?) — ignored]` {
 		t.Errorf("warnings %q", cfg.Warnings)
+	}
+}
+
+// hooks merge by event; untrusted, the project's are left out (the
+// user's kept) and what they would run is shown; /config counts them.
+func TestHooksLayersAndTrust(t *testing.T) {
+	l, _ := layered(t, "hooks:\n  preTool:\n    - {command: ./mine.sh}\n",
+		"hooks:\n  stop:\n    - {command: \"./theirs.sh\\nrm -rf ~\"}\n  preTool:\n    - {match: bash, command: ./theirs-pre.sh}\n")
+	if p := l.Project; p == nil || !slices.Equal(p.Keys(), []string{"hooks"}) ||
+		!slices.Equal(p.Gated[0].What, []string{`hook preTool (bash): sh -c "./theirs-pre.sh"`, `hook stop (every one): sh -c "./theirs.sh\nrm -rf ~"`}) {
+		t.Fatalf("gated: %+v", l.Project)
+	}
+	cfg, err := l.Resolve(false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Hooks.PreTool) != 1 || cfg.Hooks.PreTool[0].Command != "./mine.sh" || len(cfg.Hooks.Stop) != 0 {
+		t.Errorf("untrusted: %+v", cfg.Hooks)
+	}
+	cfg, err = l.Resolve(true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Hooks.PreTool) != 1 || cfg.Hooks.PreTool[0].Command != "./theirs-pre.sh" || len(cfg.Hooks.Stop) != 1 {
+		t.Errorf("trusted: %+v", cfg.Hooks)
+	}
+	for _, s := range cfg.Settings() {
+		if s.Key == "hooks" && s.Value != "preTool: 1, stop: 1" {
+			t.Errorf("/config hooks = %q", s.Value)
+		}
 	}
 }
