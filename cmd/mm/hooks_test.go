@@ -704,3 +704,22 @@ func TestHooksSessionID(t *testing.T) {
 	s.expect("again")
 	check("line mode")
 }
+
+// A hook that exits but leaves a process behind (in its group, or out of
+// it holding its output open) does not leave it running.
+func TestHooksLeftBehind(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  preTool:\n    - command: 'sleep 303 & echo $! > group.pid; setsid sleep 302 & echo $! > left.pid'\n")
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})
+	if r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go"); r.code != 0 || !exists(filepath.Join(dir, "RAN")) {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, f := range []string{"group.pid", "left.pid"} {
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			t.Fatalf("%s: %q", f, b)
+		}
+		hookWaitGone(t, pid)
+	}
+}

@@ -387,8 +387,13 @@ func run(ctx context.Context, command, dir string, env []string, stdin []byte, t
 		}
 		return 0, nil, nil, errTimeout
 	}
-	// What the hook left in its group goes with it.
+	// What the hook left in its group goes with it; when something held
+	// its output open past its exit (a child in the background, perhaps
+	// out of the group), what carries its cookie too.
 	procguard.KillGroup(pgid)
+	if errors.Is(waitErr, exec.ErrWaitDelay) {
+		procguard.Sweep(pgid, cookie, nil)
+	}
 	var ee *exec.ExitError
 	if errors.As(waitErr, &ee) {
 		return ee.ExitCode(), out.Bytes(), errb.Bytes(), nil
