@@ -129,7 +129,7 @@ func matches(pattern, name string) bool {
 	return ok
 }
 
-// Text is the event's text a replacement chains through: each hook reads
+// text is the event's text a replacement chains through: each hook reads
 // what the one before it left.
 func (in *Input) text() *string {
 	switch in.Event {
