@@ -723,3 +723,42 @@ func TestHooksLeftBehind(t *testing.T) {
 		hookWaitGone(t, pid)
 	}
 }
+
+// preAsk's replace and context change what the agent is asked; postAsk's
+// deny withholds the answer.
+func TestHooksAskReplacePromptDenyAnswer(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{Text: "a leaky answer"})
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	askHooks(t, parentCfg, `  preAsk:
+    - command: 'echo "{\"replace\": \"the better prompt\", \"context\": \"repo is mm\"}"'
+  postAsk:
+    - command: 'grep -q leaky && { echo "the answer leaks" >&2; exit 2; }; exit 0'
+`)
+	parent := llmtest.New(t, askCall(`{"agent":"reviewer","prompt":"the prompt"}`), llmtest.Turn{Text: "done"})
+	r := mm(t, dir, parent, nil, "", "-c", parentCfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got, want := lastUser(t, child.ChatRequests()[0]), "the better prompt\n\n[context added by a hook]\nrepo is mm"; got != want {
+		t.Errorf("the child was asked %q, want %q", got, want)
+	}
+	if got, want := askResult(t, parent.ChatRequests()[1]), "[ask denied by a hook: the answer leaks]"; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+}
+
+// exit 2 from a stop hook refuses the end of the turn: one more round
+// with its reason, as Claude Code's Stop hooks.
+func TestHooksStopExit2(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  stop:\n    - command: '[ -f again ] && exit 0; touch again; echo \"tests were not run\" >&2; exit 2'\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "done?"}, llmtest.Turn{Text: "now done"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 || r.stdout != "now done\n" {
+		t.Fatalf("exit %d stdout %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if got := lastUser(t, srv.ChatRequests()[1]); got != "tests were not run" {
+		t.Errorf("the next round's message %q", got)
+	}
+}
