@@ -762,3 +762,26 @@ func TestHooksStopExit2(t *testing.T) {
 		t.Errorf("the next round's message %q", got)
 	}
 }
+
+// The line mode's trust question shows what a project's hooks would run,
+// and refused, they do not run.
+func TestHooksTrustQuestion(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, bashCall("echo hi"), llmtest.Turn{Text: "answered"})
+	env, _ := trustEnv(t, "provider: llamacpp\nfallback: \"\"\nbaseUrl: "+srv.URL()+"\n")
+	write(t, filepath.Join(dir, "agent.yaml"), "hooks:\n  preTool:\n    - match: bash\n      command: \"touch MARKER # \\e]0;pwned\\a\"\n")
+	s := startPTY(t, dir, nil, env)
+	s.expect("agent.yaml comes with this directory and is not trusted yet")
+	s.expect(`hook preTool (bash): sh -c "touch MARKER # \x1b]0;pwned\a"`)
+	s.send("n")
+	s.expect("→ not trusted: hooks not applied")
+	s.expect("Ctrl-D quits")
+	s.ask("go")
+	s.expect("answered")
+	if exists(filepath.Join(dir, "MARKER")) {
+		t.Error("the untrusted hook ran")
+	}
+	if strings.Contains(s.raw(), "\x1b]0;pwned") {
+		t.Error("the file's escape sequence reached the terminal")
+	}
+}
