@@ -9,7 +9,9 @@ import (
 
 	"mm/internal/ask"
 	"mm/internal/config"
+	"mm/internal/hooks"
 	"mm/internal/interrupt"
+	"mm/internal/llm"
 	"mm/internal/oneshot"
 	"mm/internal/termsafe"
 	"mm/internal/tools"
@@ -79,7 +81,10 @@ func runAsk(cfg *config.Config, name, prompt string, stdin *os.File, noStdin boo
 	defer stop()
 	p := ui.NewPrinter(stdout, stderr, cfg.ShowThinking, cfg.PreviewLines)
 	defer p.Close()
-	return oneshot.RunAsk(ctx, pool, name, question, oneshot.AskOptions{Printer: p, Shown: shown})
+	// This agent's preAsk and postAsk hooks, as for ask_agent.
+	cwd, _ := os.Getwd()
+	asker := hooks.WrapAsker(pool, hooks.New(cfg.Hooks, cwd, cfg.ACP.Name, llm.ChildEnv(cfg.APIKeyEnv)))
+	return oneshot.RunAsk(ctx, asker, name, question, oneshot.AskOptions{Printer: p, Shown: shown})
 }
 
 // askUsage checks the flags that go with --ask: NAME, one prompt, and

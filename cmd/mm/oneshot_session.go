@@ -58,6 +58,8 @@ func startOneshotSession(eng *engine.Engine, resume string, cont bool) (*oneshot
 		}
 		o.cur, o.lock = o.store.Continue(s, time.Now(), c.Model, c.Provider, eng.Cwd)
 	}
+	id := o.cur.ID
+	eng.Agent.Hooks().SetSession(func() string { return id })
 	// During the turn, after the question, before each tool call and after
 	// its result: a kill -9 mid-turn loses nothing said or run.
 	eng.Agent.OnCheckpoint(func(history []*ai.Message) {

@@ -245,7 +245,7 @@ func askShown(c *agent.Call) *agent.Call {
 		return c
 	}
 	shown := *c
-	shown.Output = tools.AnsweredLine(tools.AskedAgent(c.Args), c.Output)
+	shown.Output = tools.AnsweredLine(tools.AskedAgent(c.Args), c.Output, c.AnswerReplaced)
 	return &shown
 }
 
@@ -306,7 +306,7 @@ func (l *live) slashAsk(ctx context.Context, blocks []acpsdk.ContentBlock) (acps
 		req.History = l.es.Agent.History()
 	}
 	ui := &turnUI{l: l, yolo: l.srv.cfg.Yolo, thinking: l.srv.cfg.ShowThinking}
-	reply := l.srv.eng.Agents.Ask(tools.WithFacade(ctx, ui), req)
+	reply := l.es.Agents.Ask(tools.WithFacade(ctx, ui), req)
 	if errors.Is(ctx.Err(), context.Canceled) && reply.Answer == "" {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, true
 	}

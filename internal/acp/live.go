@@ -216,6 +216,11 @@ func (l *live) prompt(blocks []acpsdk.ContentBlock) (acpsdk.PromptResponse, erro
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonMaxTurnRequests}, nil
 	case errors.As(err, &stop) && stop.Reason == agent.StopMaxTokens:
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonMaxTokens}, nil
+	case errors.As(err, &stop) && stop.Reason == agent.StopDenied:
+		// A userPrompt hook refused the question: not sent; the user
+		// reads why.
+		l.update(acpsdk.UpdateAgentMessageText(termsafe.Text(stop.Error())))
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonRefusal}, nil
 	}
 	// The watchdog, the loop detector, the engine: the text the line
 	// mode shows.

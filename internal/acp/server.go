@@ -161,6 +161,7 @@ func (s *server) open(id acpsdk.SessionId, cwd string, stored *session.Session, 
 		l.files = opts.Files
 	}
 	l.es = s.eng.NewSession(opts)
+	l.es.Agent.Hooks().SetSession(func() string { return string(id) })
 	if s.cfg.Sessions.Enabled {
 		l.store = &session.Store{Base: cwd, Dir: s.cfg.Sessions.Dir}
 		l.es.Agent.OnCompactionFailed(func(err error) {

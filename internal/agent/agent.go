@@ -17,6 +17,7 @@ import (
 	"github.com/firebase/genkit/go/ai"
 
 	"mm/internal/config"
+	"mm/internal/hooks"
 	"mm/internal/llm"
 	"mm/internal/plan"
 	"mm/internal/textcut"
@@ -101,6 +102,9 @@ type Call struct {
 	// far as the tool tells; the output says why.
 	Failed   bool
 	Duration time.Duration
+	// AnswerReplaced says a postAsk hook replaced the answer of this
+	// ask_agent call (its output is the replacement).
+	AnswerReplaced bool
 }
 
 // UI receives what happens during a turn. Implementations must return
@@ -154,6 +158,8 @@ type Options struct {
 	// without the tool: /new clears it, and a compression keeps it
 	// (compact.go).
 	Plan *plan.Plan
+	// Hooks runs the hooks key's commands (hooks.go); nil without any.
+	Hooks *hooks.Runner
 }
 
 // Snapshotter takes the snapshots /undo restores (Options.Snapshots).
@@ -343,6 +349,11 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 	if a.opts.BeforeTurn != nil {
 		a.opts.BeforeTurn()
 	}
+	// A question a hook refuses is not sent, nor kept.
+	question, err := a.userPrompt(ctx, question, ui)
+	if err != nil {
+		return res, err
+	}
 	a.question, a.snapped = question, false
 	defer func() {
 		if a.snapped {
@@ -417,6 +428,11 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		if len(calls) == 0 && len(reply.Rejections) == 0 {
 			if resp.FinishMessage == "length" {
 				ui.Notice(fmt.Sprintf("the answer was cut at max_tokens (%d)", a.opts.MaxTokens))
+			}
+			if next := a.stopHook(ctx, text, ui); next != "" {
+				// One more round, bounded by maxTurns like every other.
+				a.history = append(a.history, ai.NewUserTextMessage(next))
+				continue
 			}
 			return res, nil
 		}
@@ -682,6 +698,14 @@ func (a *Agent) run(ctx context.Context, t *tools.Tool, c *Call, ui UI) string {
 		c.Refused, c.Failed = true, true
 		return t.RefusalFor(c.Args)
 	}
+	if a.opts.Hooks != nil {
+		return a.hookedRun(ctx, c, ui, func(ctx context.Context) string { return a.execute(ctx, t, c, plan, ui) })
+	}
+	return a.execute(ctx, t, c, plan, ui)
+}
+
+// execute runs a call that was allowed: the snapshot /undo needs first.
+func (a *Agent) execute(ctx context.Context, t *tools.Tool, c *Call, plan tools.Planned, ui UI) string {
 	if a.opts.Snapshots != nil && !a.snapped && t.NeedsPermission(c.Args) && t.KindFor(c.Args) != tools.KindRead && t.KindFor(c.Args) != tools.KindThink {
 		// Before the first change of the turn, never for a call refused
 		// or decided without changing anything, nor for one that changes

@@ -45,12 +45,6 @@ type Options struct {
 	// Getenv reads this process's environment (nil = os.Getenv): the
 	// depth.
 	Getenv func(string) string
-	// PreAsk and PostAsk are the seam for the reference's preAsk and
-	// postAsk hooks (no configuration key yet). PreAsk runs before the
-	// agent is asked; a non-empty result refuses the ask with that reason.
-	// PostAsk may replace the answer before the model reads it.
-	PreAsk  func(ctx context.Context, req tools.AgentRequest) (deny string)
-	PostAsk func(ctx context.Context, req tools.AgentRequest, answer string) string
 }
 
 // Pool holds the children of one mm process.
@@ -199,11 +193,6 @@ func (p *Pool) Ask(ctx context.Context, req tools.AgentRequest) tools.AgentReply
 	if p.depth >= MaxDepth {
 		return tools.AgentReply{Text: tooDeep(name), Failed: true, Exit: exitUsage}
 	}
-	if p.opts.PreAsk != nil {
-		if deny := p.opts.PreAsk(ctx, req); deny != "" {
-			return tools.AgentReply{Text: "[ask denied by a hook: " + deny + "]", Failed: true, Exit: exitStopped}
-		}
-	}
 	if req.Cwd == "" {
 		req.Cwd, _ = os.Getwd()
 	}
@@ -225,9 +214,6 @@ func (p *Pool) Ask(ctx context.Context, req tools.AgentRequest) tools.AgentReply
 		return tools.AgentReply{Text: failed(name, reasonOf(err)), Failed: true, Exit: code}
 	}
 	r := ch.run(ctx, &call{pool: p, name: name, facade: tools.FacadeFrom(ctx), watch: w, yolo: p.yolo(name)}, req.Cwd, prompt)
-	if !r.Failed && p.opts.PostAsk != nil {
-		r.Text = p.opts.PostAsk(ctx, req, r.Text)
-	}
 	return r
 }
 

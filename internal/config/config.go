@@ -56,6 +56,8 @@ type Config struct {
 	LSP      LSPConfig      `yaml:"lsp"`
 	MCP      MCPConfig      `yaml:"mcp"`
 	Sandbox  SandboxConfig  `yaml:"sandbox"`
+	// Hooks are the commands run at points of a turn (hooks.go).
+	Hooks HooksConfig `yaml:"hooks"`
 
 	// FetchAllowLinkLocal lets fetch_content reach link-local addresses
 	// (169.254.0.0/16, fe80::/10), where cloud metadata services hand

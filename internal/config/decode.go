@@ -374,6 +374,8 @@ func (d *decoder) top(root *yaml.Node) error {
 			err = d.mcp(v)
 		case "sandbox":
 			err = d.sandbox(v)
+		case "hooks":
+			err = d.hooks(v)
 		case "fetchAllowLinkLocal":
 			c.FetchAllowLinkLocal, err = d.boolean(v, key)
 		case "tui":

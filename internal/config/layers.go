@@ -325,6 +325,7 @@ func (c *Config) clone() *Config {
 		s.Env, s.Headers = maps.Clone(s.Env), maps.Clone(s.Headers)
 	}
 	out.MMConfigs = maps.Clone(c.MMConfigs)
+	out.Hooks = c.Hooks.clone()
 	out.Warnings = slices.Clone(c.Warnings)
 	return &out
 }
@@ -492,6 +493,13 @@ func (c *Config) Settings() []Setting {
 	add("tui", b(c.TUI))
 	add("yolo", b(c.Yolo))
 	add("mmConfigs", listOf(slices.Sorted(maps.Keys(c.MMConfigs))))
+	var hooks []string
+	for _, ev := range HookEvents {
+		if n := len(c.Hooks.List(ev)); n > 0 {
+			hooks = append(hooks, fmt.Sprintf("%s: %d", ev, n))
+		}
+	}
+	add("hooks", listOf(hooks))
 	add("projectInstructions", b(c.ProjectInstructions))
 	for i := range out {
 		if out[i].Value == "" {

@@ -274,7 +274,7 @@ maxTurns: 7
 context:
   enabled: true
   unknownInside: [1, 2]
-hooks: [a, b]
+triggers: [a, b]
 `, nil)
 	if cfg.MaxTurns != 7 || !cfg.Context.Enabled {
 		t.Errorf("known keys not read next to unknown ones: %+v", cfg)

@@ -132,6 +132,8 @@ var gatedKeys = []gatedKey{
 		}
 		return out
 	}},
+	// A hook is a command run at every tool call, question or answer.
+	{key: "hooks", restore: func(c, b *Config) { c.Hooks = b.Hooks.clone() }, what: hooksWould},
 	{key: "lsp.servers", restore: func(c, b *Config) { c.LSP.Servers = b.LSP.Servers }, what: func(c, _ *Config, _ string) []string {
 		var out []string
 		for _, s := range c.LSP.Servers {

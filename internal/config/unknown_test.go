@@ -28,7 +28,7 @@ mmConfigs:
 sampling:
   anything_goes: 1
 x-defaults: &d {a: 1}
-hooks: [a, b]
+triggers: [a, b]
 `+strings.Repeat("k", 100)+`: 1
 `, nil)
 	want := []string{
@@ -39,7 +39,7 @@ hooks: [a, b]
 		`[warning: agent.yaml: line 10: unknown key "acp.nmae" (did you mean "acp.name"?) — ignored]`,
 		`[warning: agent.yaml: line 12: unknown key "lsp.server" (did you mean "lsp.servers"?) — ignored]`,
 		`[warning: agent.yaml: line 16: unknown key "mmConfigs.helper.descripton" (did you mean "mmConfigs.helper.description"?) — ignored]`,
-		`[warning: agent.yaml: line 20: unknown key "hooks" — ignored]`,
+		`[warning: agent.yaml: line 20: unknown key "triggers" — ignored]`,
 		`[warning: agent.yaml: line 21: unknown key "` + strings.Repeat("k", 40) + `…" — ignored]`,
 	}
 	var got []string

@@ -17,6 +17,7 @@ import (
 
 	"mm/internal/agent"
 	"mm/internal/config"
+	"mm/internal/hooks"
 	"mm/internal/llm"
 	"mm/internal/lsp"
 	"mm/internal/mcp"
@@ -88,6 +89,8 @@ type Engine struct {
 	// warn is Options.Warn; undo is Options.Undo.
 	warn func(string)
 	undo bool
+	// asker is Agents with the engine's session's ask hooks (Asker).
+	asker tools.AgentAsker
 
 	// The context window, asked once per model (model.go).
 	windowMu  sync.Mutex
@@ -153,6 +156,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*Engine, erro
 	e.Tools, e.Cwd, e.Root, e.SkillWarnings, e.Skills = s.Tools, s.Cwd, s.Root, s.SkillWarnings, s.Skills
 	e.LSP, e.Warnings, e.Instructions, e.Agent = s.LSP, s.Warnings, s.Instructions, s.Agent
 	e.MCP, e.Undo = s.MCP, s.Undo
+	e.asker = s.Agents
 	if n := e.Undo.Notice(); n != "" {
 		// Once, under the banner (ACP: on stderr at start); /undo says
 		// it again when asked.
@@ -213,6 +217,8 @@ type Session struct {
 	// Undo snapshots the project for /undo (nil when the facade offers
 	// none).
 	Undo *undo.Tracker
+	// Agents is the engine's Agents with the session's ask hooks.
+	Agents tools.AgentAsker
 }
 
 // NewSession builds the tools and the agent of one conversation in
@@ -233,7 +239,11 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	if cfg.PlanTool {
 		pl = plan.New()
 	}
-	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: e.Agents, bash: bash, plan: pl}, s.LSP)
+	runner := hooks.New(cfg.Hooks, cwd, cfg.ACP.Name, llm.ChildEnv(cfg.APIKeyEnv))
+	// Every ask of this session (ask_agent, /ask-NAME) runs the preAsk
+	// and postAsk hooks.
+	s.Agents = hooks.WrapAsker(e.Agents, runner)
+	s.Tools, s.Skills, s.SkillWarnings = toolsWith(cfg, toolPlace{cwd: cwd, skillsBase: base, files: opts.Files, agents: s.Agents, bash: bash, plan: pl}, s.LSP)
 	if !opts.noMCP {
 		e.startMCP(s, opts.MCPServers)
 	}
@@ -252,6 +262,7 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 		MaxTurns: cfg.MaxTurns, MaxOutput: cfg.MaxOutput, MaxTokens: cfg.MaxTokens(),
 		Watchdog: cfg.WatchdogTimeout, FirstToken: cfg.EffectiveFirstTokenTimeout(),
 		Yolo: cfg.Yolo, BeforeTurn: func() { s.refreshMCP(cfg) }, Snapshots: snapshots, Plan: pl,
+		Hooks: runner,
 	})
 	if e.Agent != nil {
 		// A session made after Start: the engine's model is wired already.
@@ -259,6 +270,10 @@ func (e *Engine) NewSession(opts SessionOptions) *Session {
 	}
 	return s
 }
+
+// Asker is what asks the agents of mmConfigs for /ask-NAME: Agents with
+// the hooks' preAsk and postAsk.
+func (e *Engine) Asker() tools.AgentAsker { return e.asker }
 
 // Close stops what the session started: its language servers.
 func (s *Session) Close() {

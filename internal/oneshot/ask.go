@@ -45,6 +45,9 @@ func (v *agentView) AgentToolStart(agent string, c *tools.AgentCall) {
 
 func (v *agentView) AgentToolEnd(_ string, c *tools.AgentCall) { v.p.AgentToolEnd(c) }
 
+// Notice shows a hook's notice (preAsk, postAsk).
+func (v *agentView) Notice(msg string) { v.p.Notice(msg) }
+
 func (v *agentView) AgentPermission(_ context.Context, agent string, c *tools.AgentCall) string {
 	v.flush()
 	v.p.Line(fmt.Sprintf("%s — refused: %s", ui.AgentPermissionLine(agent, c), askRefusal))
@@ -112,6 +115,9 @@ func RunAsk(ctx context.Context, agents tools.AgentAsker, name, prompt string, o
 			return ExitEngine
 		}
 		return r.Exit
+	}
+	if r.Replaced {
+		p.Notice(tools.AnsweredLine(name, r.Text, true))
 	}
 	io.WriteString(p.Out, termsafe.Text(strings.TrimRight(r.Text, "\n")+"\n"))
 	return ExitOK

@@ -87,7 +87,7 @@ func (u *replUI) askToolEnd(c *agent.Call) bool {
 	if c.Name != tools.AskAgentName || c.Failed {
 		return false
 	}
-	u.r.p.DimLine("   " + tools.AnsweredLine(tools.AskedAgent(c.Args), c.Output))
+	u.r.p.DimLine("   " + tools.AnsweredLine(tools.AskedAgent(c.Args), c.Output, c.AnswerReplaced))
 	return true
 }
 
@@ -158,7 +158,7 @@ func (a Ask) Run(ctx context.Context, eng *engine.Engine, facade any) tools.Agen
 	if a.WithContext {
 		req.History = eng.Agent.History()
 	}
-	reply := eng.Agents.Ask(tools.WithFacade(ctx, facade), req)
+	reply := eng.Asker().Ask(tools.WithFacade(ctx, facade), req)
 	if stopped := errors.Is(ctx.Err(), context.Canceled) && reply.Answer == ""; !stopped && (reply.Answer != "" || !reply.Failed) {
 		eng.Agent.AddExchange(a.Line, a.Name+" answered:\n"+reply.Text)
 	}
@@ -222,7 +222,7 @@ func (r *REPL) slashAsk(ctx context.Context, line string) bool {
 		r.p.RedLine(reply.Text)
 	default:
 		// As an ask_agent call ends: the answer has scrolled already.
-		r.p.DimLine("   " + tools.AnsweredLine(name, reply.Text))
+		r.p.DimLine("   " + tools.AnsweredLine(name, reply.Text, reply.Replaced))
 	}
 	// The turn's summary line: this agent made no model call, so it is
 	// the time the ask took.

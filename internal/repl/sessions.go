@@ -55,6 +55,8 @@ func NewSessions(eng *engine.Engine, warn func(string)) *Sessions {
 		// its result: a kill -9 mid-turn loses nothing said or run.
 		eng.Agent.OnCheckpoint(s.checkpoint)
 	}
+	// A hook reads the saved session's id.
+	eng.Agent.Hooks().SetSession(s.ID)
 	return s
 }
 

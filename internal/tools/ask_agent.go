@@ -64,6 +64,9 @@ type AgentReply struct {
 	Answer string
 	// Failed says Text is not a whole answer.
 	Failed bool
+	// Replaced says a postAsk hook replaced the answer: Text is the
+	// replacement.
+	Replaced bool
 	// Exit is the exit code of `mm --ask` for this ending (the codes of
 	// -p: 0 answered, 1 the agent's configuration, 3 failed, 4 stopped,
 	// 130 interrupted).
@@ -258,8 +261,29 @@ func AskedAgent(args json.RawMessage) string {
 // AnsweredLine is what the editor and the terminal show as the output of
 // an ask_agent call that answered: the answer has scrolled already. output
 // is the call's output, cut to maxOutput: N is the whole answer's length.
-func AnsweredLine(agent, output string) string {
+// replaced says a postAsk hook replaced the answer (N is then the
+// replacement's length).
+func AnsweredLine(agent, output string, replaced bool) string {
+	if replaced {
+		return fmt.Sprintf("%s answered; a hook replaced the answer (%d characters)", agent, UntruncatedLen(output))
+	}
 	return fmt.Sprintf("%s answered (%d characters)", agent, UntruncatedLen(output))
+}
+
+type replacedKey struct{}
+
+// WithReplacedMark gives ctx a mark MarkReplaced sets: the agent loop
+// learns from it that a hook replaced the answer of the ask_agent call
+// that ran in ctx (only when hooks are configured).
+func WithReplacedMark(ctx context.Context, mark *bool) context.Context {
+	return context.WithValue(ctx, replacedKey{}, mark)
+}
+
+// MarkReplaced sets ctx's mark, if it has one.
+func MarkReplaced(ctx context.Context) {
+	if m, _ := ctx.Value(replacedKey{}).(*bool); m != nil {
+		*m = true
+	}
 }
 
 func oneLineRole(s string) string {

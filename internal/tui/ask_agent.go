@@ -128,7 +128,7 @@ func (u *windowUI) askToolEnd(c *agent.Call) bool {
 	if c.Failed {
 		return false
 	}
-	u.send(answeredMsg{text: "   " + tools.AnsweredLine(tools.AskedAgent(c.Args), c.Output)})
+	u.send(answeredMsg{text: "   " + tools.AnsweredLine(tools.AskedAgent(c.Args), c.Output, c.AnswerReplaced)})
 	return true
 }
 
@@ -272,7 +272,7 @@ func (m *model) askCommand(line string) (tea.Cmd, bool) {
 		if reply.Failed {
 			m.ev.post(answeredMsg{text: reply.Text, failed: true})
 		} else {
-			m.ev.post(answeredMsg{text: "   " + tools.AnsweredLine(a.Name, reply.Text)})
+			m.ev.post(answeredMsg{text: "   " + tools.AnsweredLine(a.Name, reply.Text, reply.Replaced)})
 		}
 		m.sess.AfterTurn(nil)
 		// The turn's summary line: this agent made no model call, so it
