@@ -287,13 +287,16 @@ func TestTUIScreenshot(t *testing.T) {
 	)
 	cfg := writeConfig(t, t.TempDir(), "model: qwen3-coder\npreviewLines: 4\nacp:\n  title: Homer (coder)\n")
 	s := startTUI(t, dir, srv, []string{"AGENT_YOLO=false"}, "-c", cfg)
+	// Resized once the window is up: a SIGWINCH before its handler is in
+	// place (the first milliseconds) would find nobody to tell.
+	s.wait("Ctrl-D quits")
 	s.mu.Lock()
 	s.emu.Resize(100, 30)
 	s.mu.Unlock()
 	if err := pty.Setsize(s.tty, &pty.Winsize{Rows: 30, Cols: 100}); err != nil {
 		t.Fatal(err)
 	}
-	s.wait("Ctrl-D quits")
+	s.waitFor("the window laid out at 100 columns", func(string) bool { return strings.HasPrefix(s.row(29), "›") })
 	s.send("add a verbose flag\r")
 	s.wait("🔐 bash seq 1 12")
 	s.answer("a")
