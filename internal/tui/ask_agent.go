@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -246,22 +245,7 @@ func (m *model) askCommand(line string) (tea.Cmd, bool) {
 	m.addBlock(blockDim, a.Head(m.eng.Agents))
 	m.ag.speaker = ""
 	m.header = m.askedHeader(a.Name)
-	m.running, m.turnStart, m.status = true, time.Now(), a.Name+" is working"
-	m.tools = map[string]*block{}
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.turn.mu.Lock()
-	m.turn.cancel = cancel
-	m.turn.mu.Unlock()
-	m.turns.Add(1)
-	go func() {
-		defer m.turns.Done()
-		defer cancel()
-		defer func() {
-			// As a turn's: the window closes first, Run reports it.
-			if r := recover(); r != nil {
-				m.ev.post(panicMsg{fmt.Sprintf("%v\n%s", r, debug.Stack())})
-			}
-		}()
+	return m.goTurn(a.Name+" is working", func(ctx context.Context) {
 		start := time.Now()
 		reply := a.Run(ctx, m.eng, m.ui)
 		m.ev.post(askedMsg{""})
@@ -278,7 +262,5 @@ func (m *model) askCommand(line string) (tea.Cmd, bool) {
 		// The turn's summary line: this agent made no model call, so it
 		// is the time the ask took.
 		m.ev.post(turnDoneMsg{res: &agent.Result{Elapsed: time.Since(start)}})
-	}()
-	m.vp.GotoBottom()
-	return tea.Batch(m.later(), tick()), true
+	}), true
 }

@@ -9,10 +9,7 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
-	"runtime/debug"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -144,25 +141,8 @@ func (d cmdDoneMsg) apply(m *model) tea.Cmd {
 // shows status and the time, Esc (or Ctrl-C, /abort) cancels f's context,
 // and a line sent meanwhile waits for f's end (submit).
 func (m *model) background(status string, f func(ctx context.Context) cmdDoneMsg) tea.Cmd {
-	m.running, m.cmds.busy, m.turnStart, m.status = true, true, time.Now(), status
-	m.tools = map[string]*block{}
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.turn.mu.Lock()
-	m.turn.cancel = cancel
-	m.turn.mu.Unlock()
-	m.turns.Add(1)
-	go func() {
-		defer m.turns.Done()
-		defer cancel()
-		defer func() {
-			if r := recover(); r != nil {
-				m.ev.post(panicMsg{fmt.Sprintf("%v\n%s", r, debug.Stack())})
-			}
-		}()
-		m.ev.post(f(ctx))
-	}()
-	m.vp.GotoBottom()
-	return tea.Batch(m.later(), tick())
+	m.cmds.busy = true
+	return m.goTurn(status, func(ctx context.Context) { m.ev.post(f(ctx)) })
 }
 
 // compact is /compact, off the loop: the model writes the summary.

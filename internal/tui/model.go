@@ -849,7 +849,24 @@ func (m *model) ask(question string) tea.Cmd {
 	m.addBlock(blockUser, question)
 	m.addBlock(blockLabel, "‣ "+m.name)
 	m.ag.speaker = ""
-	m.running, m.turnStart, m.status = true, time.Now(), "Thinking"
+	return m.goTurn("Thinking", func(ctx context.Context) {
+		if testPanic != nil {
+			testPanic("turn", question) // testhooks.go
+		}
+		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
+		// Saved as the line mode saves it (sessions.go).
+		m.sess.AfterTurn(err)
+		window, _ := m.eng.Window(m.ctx) // asked once per model, then kept
+		m.ev.post(turnDoneMsg{res, err, window})
+	})
+}
+
+// goTurn runs work off the Update loop as a turn: the status line shows
+// status and the time, Esc (Ctrl-C, /abort) cancels work's context, and
+// work posts what it ends with. A question, an /ask-NAME and the commands
+// that wait on the server (commands.go) all run so.
+func (m *model) goTurn(status string, work func(ctx context.Context)) tea.Cmd {
+	m.running, m.turnStart, m.status = true, time.Now(), status
 	m.tools = map[string]*block{}
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.turn.mu.Lock()
@@ -866,14 +883,7 @@ func (m *model) ask(question string) tea.Cmd {
 				m.ev.post(panicMsg{fmt.Sprintf("%v\n%s", r, debug.Stack())})
 			}
 		}()
-		if testPanic != nil {
-			testPanic("turn", question) // testhooks.go
-		}
-		res, err := m.eng.Agent.Ask(ctx, question, m.ui)
-		// Saved as the line mode saves it (sessions.go).
-		m.sess.AfterTurn(err)
-		window, _ := m.eng.Window(m.ctx) // asked once per model, then kept
-		m.ev.post(turnDoneMsg{res, err, window})
+		work(ctx)
 	}()
 	m.vp.GotoBottom()
 	return tea.Batch(m.later(), tick())
