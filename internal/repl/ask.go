@@ -70,6 +70,12 @@ func (u *replUI) AgentPermission(ctx context.Context, name string, c *tools.Agen
 		}
 	}
 	r.p.Status(name + " is working")
+	return AskDecision(d)
+}
+
+// AskDecision is an answer to an asked agent's permission request in the
+// words the asked agent's protocol has.
+func AskDecision(d agent.Decision) string {
 	switch d {
 	case agent.AllowOnce:
 		return tools.AllowOnce

@@ -96,15 +96,7 @@ func (u *windowUI) AgentPermission(ctx context.Context, name string, c *tools.Ag
 		return tools.RejectOnce
 	}
 	u.send(statusMsg(name + " is working"))
-	switch d {
-	case agent.AllowOnce:
-		return tools.AllowOnce
-	case agent.AllowSession:
-		return tools.AllowAlways
-	case agent.Never:
-		return tools.RejectAlways
-	}
-	return tools.RejectOnce
+	return repl.AskDecision(d)
 }
 
 // askToolStart names the agent an ask_agent call asks in the header.
