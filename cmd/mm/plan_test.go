@@ -453,3 +453,42 @@ func TestPlanWindowMode(t *testing.T) {
 	s.send("\x04")
 	s.exit()
 }
+
+// A model's long text (an item's new text, an unknown status or action)
+// is cut to a few words in the tool line, the permission prompt and the
+// ACP title, which all show the call's summary: the item itself is cut
+// at 300 characters, and the checklist under the line shows it as it
+// will be. It used to print the whole argument, up to the 256 KB the
+// runaway guard lets through, on one line.
+func TestPlanLongTextSummaryCut(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig)
+	// Words that do not repeat: the runaway guard stops a repeated
+	// pattern before the call is made.
+	var b strings.Builder
+	for i := 0; b.Len() < 20000; i++ {
+		fmt.Fprintf(&b, "w%d ", i*7919%100003)
+	}
+	long := strings.TrimSpace(b.String())
+	args, _ := json.Marshal(map[string]any{"action": "update", "item": 1, "text": long})
+	bad, _ := json.Marshal(map[string]any{"action": "update", "item": 1, "status": long})
+	srv := llmtest.New(t,
+		call("plan", `{"action":"create","items":["a"]}`),
+		call("plan", string(args)),
+		call("plan", string(bad)),
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "plan it")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	got := planResults(t, srv)
+	if len(got) < 2 || len([]rune(got[1])) != len("1. [~] ")+300 {
+		t.Fatalf("the model read %d characters, want the item cut at 300", len([]rune(got[1])))
+	}
+	for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
+		if strings.HasPrefix(l, "📋 plan:") && len(l) > 200 {
+			t.Errorf("a tool line of %d bytes: %.120s…", len(l), l)
+		}
+	}
+}
