@@ -492,3 +492,30 @@ func TestPlanLongTextSummaryCut(t *testing.T) {
 		}
 	}
 }
+
+// An update without an item, or with nothing to change, says so in its
+// tool line: it read `update 0: done` (an item the model never named)
+// and `update 2: ` (a colon before nothing).
+func TestPlanSummaryWithoutItem(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig)
+	srv := llmtest.New(t,
+		call("plan", `{"action":"create","items":["a","b"]}`),
+		call("plan", `{"action":"update","status":"done"}`),
+		call("plan", `{"action":"update","item":2}`),
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "plan it")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	out := r.stdout + r.stderr
+	for _, w := range []string{
+		"📋 plan: update (no item): done\n   [error: plan: update needs item: the number of the item, 1 to 2]\n",
+		"📋 plan: update 2\n   [error: plan: update needs status (pending, in_progress or done) or text for item 2]\n",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the terminal does not show %q:\n%s", w, out)
+		}
+	}
+}

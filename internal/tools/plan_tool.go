@@ -96,7 +96,14 @@ func planSummary(c plan.Change) string {
 		if c.Text != nil {
 			what = append(what, fmt.Sprintf("%q", clipSummary(*c.Text, summaryText)))
 		}
-		return fmt.Sprintf("update %d: %s", c.Item, strings.Join(what, ", "))
+		item := "(no item)" // the call fails: update needs one
+		if c.HasNum {
+			item = fmt.Sprint(c.Item)
+		}
+		if len(what) == 0 {
+			return "update " + item
+		}
+		return fmt.Sprintf("update %s: %s", item, strings.Join(what, ", "))
 	case "delete":
 		if !c.HasNum {
 			return "delete the whole plan"
