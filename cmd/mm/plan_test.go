@@ -519,3 +519,31 @@ func TestPlanSummaryWithoutItem(t *testing.T) {
 		}
 	}
 }
+
+// A plan of long items fills more than the half of the window the
+// permission zone may take: the zone folds the plan, and its keys line
+// stays (it was folded away with the plan's end, the question shown
+// without its answers).
+func TestPlanWindowPermissionKeysShown(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig+"planTool: true\nyolo: false\n")
+	var items []string
+	for i := range 8 {
+		var b strings.Builder
+		for j := 0; b.Len() < 200; j++ {
+			fmt.Fprintf(&b, "s%d.%d ", i, j*31%97)
+		}
+		items = append(items, b.String())
+	}
+	args, _ := json.Marshal(map[string]any{"action": "create", "items": items})
+	srv := llmtest.New(t, call("plan", string(args)), llmtest.Turn{Text: "Planned it."})
+	s := startTUI(t, dir, srv, nil, "-c", cfg)
+	s.inWindow()
+	s.send("plan it\r")
+	s.wait("more line(s)")
+	s.wait("[a] allow once")
+	s.answer("a")
+	s.wait("Planned it.")
+	s.send("\x04")
+	s.exit()
+}
