@@ -547,3 +547,34 @@ func TestPlanWindowPermissionKeysShown(t *testing.T) {
 	s.send("\x04")
 	s.exit()
 }
+
+// A postTool hook that denies a plan call's output denies it after the
+// call ran: the plan changed all the same, and the editor gets it (it got
+// no update, its plan behind mm's until the next change). A call that
+// changed nothing sends none.
+func TestPlanACPUpdateAfterPostToolDeny(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig+"hooks:\n  postTool: [{match: plan, command: \"echo held back >&2; exit 2\"}]\n")
+	srv := llmtest.New(t,
+		toolCall("p1", "plan", `{"action":"create","items":["look","change"]}`),
+		toolCall("p2", "plan", `{"action":"update","item":7,"status":"done"}`),
+		llmtest.Turn{Text: "Planned."},
+	)
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	from := c.mark()
+	if r := c.stopReason(c.prompt(sid, "plan it")); r != "end_turn" {
+		t.Fatalf("stopReason %q", r)
+	}
+	if got := planResults(t, srv)[0]; got != "[plan denied by a hook: held back]" {
+		t.Errorf("the model read %q", got)
+	}
+	got := planUpdates(c.updates(sid, from, -1))
+	if want := "look:medium:in_progress,change:medium:pending"; strings.Join(got, "|") != want {
+		t.Errorf("plan updates %q, want %q", got, want)
+	}
+	if code := c.closeInput(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
