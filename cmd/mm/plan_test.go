@@ -453,3 +453,128 @@ func TestPlanWindowMode(t *testing.T) {
 	s.send("\x04")
 	s.exit()
 }
+
+// A model's long text (an item's new text, an unknown status or action)
+// is cut to a few words in the tool line, the permission prompt and the
+// ACP title, which all show the call's summary: the item itself is cut
+// at 300 characters, and the checklist under the line shows it as it
+// will be. It used to print the whole argument, up to the 256 KB the
+// runaway guard lets through, on one line.
+func TestPlanLongTextSummaryCut(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig)
+	// Words that do not repeat: the runaway guard stops a repeated
+	// pattern before the call is made.
+	var b strings.Builder
+	for i := 0; b.Len() < 20000; i++ {
+		fmt.Fprintf(&b, "w%d ", i*7919%100003)
+	}
+	long := strings.TrimSpace(b.String())
+	args, _ := json.Marshal(map[string]any{"action": "update", "item": 1, "text": long})
+	bad, _ := json.Marshal(map[string]any{"action": "update", "item": 1, "status": long})
+	srv := llmtest.New(t,
+		call("plan", `{"action":"create","items":["a"]}`),
+		call("plan", string(args)),
+		call("plan", string(bad)),
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "plan it")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	got := planResults(t, srv)
+	if len(got) < 2 || len([]rune(got[1])) != len("1. [~] ")+300 {
+		t.Fatalf("the model read %d characters, want the item cut at 300", len([]rune(got[1])))
+	}
+	for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
+		if strings.HasPrefix(l, "📋 plan:") && len(l) > 200 {
+			t.Errorf("a tool line of %d bytes: %.120s…", len(l), l)
+		}
+	}
+}
+
+// An update without an item, or with nothing to change, says so in its
+// tool line: it read `update 0: done` (an item the model never named)
+// and `update 2: ` (a colon before nothing).
+func TestPlanSummaryWithoutItem(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig)
+	srv := llmtest.New(t,
+		call("plan", `{"action":"create","items":["a","b"]}`),
+		call("plan", `{"action":"update","status":"done"}`),
+		call("plan", `{"action":"update","item":2}`),
+		llmtest.Turn{Text: "ok"},
+	)
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", cfg, "-p", "plan it")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	out := r.stdout + r.stderr
+	for _, w := range []string{
+		"📋 plan: update (no item): done\n   [error: plan: update needs item: the number of the item, 1 to 2]\n",
+		"📋 plan: update 2\n   [error: plan: update needs status (pending, in_progress or done) or text for item 2]\n",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the terminal does not show %q:\n%s", w, out)
+		}
+	}
+}
+
+// A plan of long items fills more than the half of the window the
+// permission zone may take: the zone folds the plan, and its keys line
+// stays (it was folded away with the plan's end, the question shown
+// without its answers).
+func TestPlanWindowPermissionKeysShown(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, sessionsConfig+"planTool: true\nyolo: false\n")
+	var items []string
+	for i := range 8 {
+		var b strings.Builder
+		for j := 0; b.Len() < 200; j++ {
+			fmt.Fprintf(&b, "s%d.%d ", i, j*31%97)
+		}
+		items = append(items, b.String())
+	}
+	args, _ := json.Marshal(map[string]any{"action": "create", "items": items})
+	srv := llmtest.New(t, call("plan", string(args)), llmtest.Turn{Text: "Planned it."})
+	s := startTUI(t, dir, srv, nil, "-c", cfg)
+	s.inWindow()
+	s.send("plan it\r")
+	s.wait("more line(s)")
+	s.wait("[a] allow once")
+	s.answer("a")
+	s.wait("Planned it.")
+	s.send("\x04")
+	s.exit()
+}
+
+// A postTool hook that denies a plan call's output denies it after the
+// call ran: the plan changed all the same, and the editor gets it (it got
+// no update, its plan behind mm's until the next change). A call that
+// changed nothing sends none.
+func TestPlanACPUpdateAfterPostToolDeny(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, planConfig+"hooks:\n  postTool: [{match: plan, command: \"echo held back >&2; exit 2\"}]\n")
+	srv := llmtest.New(t,
+		toolCall("p1", "plan", `{"action":"create","items":["look","change"]}`),
+		toolCall("p2", "plan", `{"action":"update","item":7,"status":"done"}`),
+		llmtest.Turn{Text: "Planned."},
+	)
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	from := c.mark()
+	if r := c.stopReason(c.prompt(sid, "plan it")); r != "end_turn" {
+		t.Fatalf("stopReason %q", r)
+	}
+	if got := planResults(t, srv)[0]; got != "[plan denied by a hook: held back]" {
+		t.Errorf("the model read %q", got)
+	}
+	got := planUpdates(c.updates(sid, from, -1))
+	if want := "look:medium:in_progress,change:medium:pending"; strings.Join(got, "|") != want {
+		t.Errorf("plan updates %q, want %q", got, want)
+	}
+	if code := c.closeInput(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}

@@ -110,13 +110,10 @@ func (l *live) newConversation() {
 		next.ID = l.stored.ID
 		l.stored = next
 	}
-	hadPlan := len(l.es.Agent.Plan().Items()) > 0
 	l.es.Agent.Reset()
-	if hadPlan {
-		// The client replaces its plan with each update: an empty one
-		// clears what it shows.
-		l.update(planUpdate(nil))
-	}
+	// The client replaces its plan with each update: an empty one clears
+	// what it shows (sent only when it showed one).
+	l.sendPlan(nil, false)
 	l.save()
 }
 

@@ -34,6 +34,9 @@ type live struct {
 	lock *session.Lock
 	// saveFailed is set once a failed save was reported.
 	saveFailed bool
+	// sentPlan is the plan the client was sent last, as the model reads
+	// it (plan.go).
+	sentPlan string
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // the running turn's; nil while idle

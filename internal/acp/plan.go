@@ -28,17 +28,30 @@ func planUpdate(items []plan.Item) acpsdk.SessionUpdate {
 	return acpsdk.SessionUpdate{Plan: &acpsdk.SessionUpdatePlan{SessionUpdate: "plan", Entries: entries}}
 }
 
-// planChanged sends the plan after a plan call that changed it (not one
-// refused or failed).
+// planChanged sends the plan after a plan call that changed it. Whether
+// it did is the plan's to say, not the call's status: a call refused or
+// failed changed nothing, but one whose output a postTool hook denied
+// ran all the same.
 func (l *live) planChanged(c *agent.Call) {
-	if c.Name == tools.PlanName && !failed(c) {
-		l.update(planUpdate(l.es.Agent.Plan().Items()))
+	if c.Name == tools.PlanName {
+		l.sendPlan(l.es.Agent.Plan().Items(), false)
 	}
 }
 
 // replayPlan sends a loaded session's plan, when it has one.
 func (l *live) replayPlan() {
 	if items := l.es.Agent.Plan().Items(); len(items) > 0 {
-		l.update(planUpdate(items))
+		l.sendPlan(items, true)
 	}
+}
+
+// sendPlan sends items as the plan when they are not what the client
+// was sent last (always, with force).
+func (l *live) sendPlan(items []plan.Item, force bool) {
+	text := plan.Render(items)
+	if text == l.sentPlan && !force {
+		return
+	}
+	l.sentPlan = text
+	l.update(planUpdate(items))
 }

@@ -66,7 +66,7 @@ func NewPlan(p *plan.Plan) *Tool {
 		Summary: func(args json.RawMessage) string {
 			c, err := decodePlanArgs(args)
 			if err != nil {
-				return string(args)
+				return clipSummary(string(args), 200)
 			}
 			return planSummary(c)
 		},
@@ -80,7 +80,10 @@ func NewPlan(p *plan.Plan) *Tool {
 }
 
 // planSummary is a call in a few words: `create 3 items`, `update 2:
-// done`, `next`, `delete 2`, `delete the whole plan`.
+// done`, `next`, `delete 2`, `delete the whole plan`. The model's free
+// text is cut short (summaryText): the summary is the tool line, the
+// permission prompt and the ACP title, and the plan the call makes is
+// shown under it in full.
 func planSummary(c plan.Change) string {
 	switch c.Action {
 	case "create":
@@ -88,19 +91,39 @@ func planSummary(c plan.Change) string {
 	case "update":
 		var what []string
 		if c.Status != "" {
-			what = append(what, c.Status)
+			what = append(what, clipSummary(c.Status, summaryText))
 		}
 		if c.Text != nil {
-			what = append(what, fmt.Sprintf("%q", *c.Text))
+			what = append(what, fmt.Sprintf("%q", clipSummary(*c.Text, summaryText)))
 		}
-		return fmt.Sprintf("update %d: %s", c.Item, strings.Join(what, ", "))
+		item := "(no item)" // the call fails: update needs one
+		if c.HasNum {
+			item = fmt.Sprint(c.Item)
+		}
+		if len(what) == 0 {
+			return "update " + item
+		}
+		return fmt.Sprintf("update %s: %s", item, strings.Join(what, ", "))
 	case "delete":
 		if !c.HasNum {
 			return "delete the whole plan"
 		}
 		return fmt.Sprintf("delete %d", c.Item)
 	}
-	return c.Action
+	return clipSummary(c.Action, summaryText)
+}
+
+// summaryText is how much of a text the model sent a plan call's summary
+// shows, in characters.
+const summaryText = 60
+
+// clipSummary is s cut to n characters, "…" marking the cut.
+func clipSummary(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // decodePlanArgs reads a call. Small models send numbers quoted ("2"):

@@ -438,14 +438,17 @@ func (m *model) zone() string {
 		// A tab is laid out as the conversation lays it (four columns):
 		// written raw, the terminal would move to its own tab stop, past
 		// what the wrap counted.
-		text := colorDiff(strings.ReplaceAll(m.perm.head, "\t", "    "), m.noColor) + "\n" + m.perm.keys
+		text := colorDiff(strings.ReplaceAll(m.perm.head, "\t", "    "), m.noColor)
 		lines := carrySGR(strings.Split(ansi.Wrap(text, m.w, ""), "\n"))
+		keys := carrySGR(strings.Split(ansi.Wrap(m.perm.keys, m.w, ""), "\n"))
 		// The zone never takes more than half the window: its head is the
-		// line mode's, which already folds a planned change.
-		if most := max(3, m.h/2); len(lines) > most {
+		// line mode's, which already folds a planned change to lines, but
+		// long ones (a plan's items) wrap to many more. The head is cut,
+		// never the keys under it: a question without its answers.
+		if most := max(2, max(3, m.h/2)-len(keys)); len(lines) > most {
 			lines = append(lines[:most-1], dimStyle.Render(fmt.Sprintf("… %d more line(s)", len(lines)-most+1)))
 		}
-		return strings.Join(lines, "\n")
+		return strings.Join(append(lines, keys...), "\n")
 	}
 	return m.boxZone()
 }
