@@ -785,3 +785,24 @@ func TestHooksTrustQuestion(t *testing.T) {
 		t.Error("the file's escape sequence reached the terminal")
 	}
 }
+
+// A hook that denies (exit 2, or any status but 0) and leaves a process
+// out of its group holding its output open does not leave it running
+// either: the sweep is not only for a hook that exited 0.
+func TestHooksLeftBehindByADenial(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  preTool:\n    - command: 'setsid sleep 305 & echo $! > left.pid; echo no >&2; exit 2'\n")
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})
+	if r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go"); r.code != 0 || exists(filepath.Join(dir, "RAN")) {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got, want := toolResult(t, srv, 1), "[bash denied by a hook: no]"; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "left.pid"))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("left.pid: %q", b)
+	}
+	hookWaitGone(t, pid)
+}

@@ -368,6 +368,7 @@ func run(ctx context.Context, command, dir string, env []string, stdin []byte, t
 		return 0, nil, nil, err
 	}
 	pgid := cmd.Process.Pid
+	started := time.Now()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	timedOut := false
@@ -389,9 +390,12 @@ func run(ctx context.Context, command, dir string, env []string, stdin []byte, t
 	}
 	// What the hook left in its group goes with it; when something held
 	// its output open past its exit (a child in the background, perhaps
-	// out of the group), what carries its cookie too.
+	// out of the group), what carries its cookie too. Wait reports
+	// ErrWaitDelay only for a hook that exited 0: one that denied (exit
+	// 2) or failed says nothing of its pipes, so a wait as long as the
+	// delay sweeps too (a hook that ran that long can afford the scan).
 	procguard.KillGroup(pgid)
-	if errors.Is(waitErr, exec.ErrWaitDelay) {
+	if errors.Is(waitErr, exec.ErrWaitDelay) || time.Since(started) >= cmd.WaitDelay {
 		procguard.Sweep(pgid, cookie, nil)
 	}
 	var ee *exec.ExitError
