@@ -806,3 +806,22 @@ func TestHooksLeftBehindByADenial(t *testing.T) {
 	}
 	hookWaitGone(t, pid)
 }
+
+// A question a userPrompt hook refuses starts no saved session in the
+// line mode (as with -p): nothing was sent, so there is no turn to keep,
+// and /sessions lists no empty conversation.
+func TestHooksDeniedQuestionSavesNoSession(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "sessions:\n  enabled: true\nhooks:\n  userPrompt:\n    - command: 'echo no >&2; exit 2'\n")
+	srv := llmtest.New(t)
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("first")
+	s.expect("the question was denied by a hook: no — it was not sent")
+	s.ask("/sessions")
+	s.expect("no session in ")
+	s.ask("/quit")
+	s.exit()
+	if files, _ := filepath.Glob(filepath.Join(dir, ".mm", "sessions", "*.json")); len(files) != 0 {
+		t.Errorf("a denied question saved %v", files)
+	}
+}
