@@ -825,3 +825,30 @@ func TestHooksDeniedQuestionSavesNoSession(t *testing.T) {
 		t.Errorf("a denied question saved %v", files)
 	}
 }
+
+// The same in ACP: a refused question ends `refusal` and adds nothing to
+// the saved session.
+func TestHooksDeniedQuestionSavesNoSessionACP(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "provider: llamacpp\nsessions:\n  enabled: true\nhooks:\n  userPrompt:\n    - command: 'echo no >&2; exit 2'\n")
+	srv := llmtest.New(t)
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	if r := c.stopReason(c.prompt(sid, "first")); r != "refusal" {
+		t.Fatalf("stopReason %q", r)
+	}
+	// The file exists from session/new (a session never prompted is
+	// loadable): the refusal adds no turn and no error to it.
+	data, err := os.ReadFile(filepath.Join(dir, ".mm", "sessions", sid+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved struct {
+		Turns  int
+		Errors []any
+	}
+	if err := json.Unmarshal(data, &saved); err != nil || saved.Turns != 0 || len(saved.Errors) != 0 {
+		t.Errorf("the session after a denied question (%v): %s", err, data)
+	}
+}
