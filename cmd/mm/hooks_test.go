@@ -852,3 +852,46 @@ func TestHooksDeniedQuestionSavesNoSessionACP(t *testing.T) {
 		t.Errorf("the session after a denied question (%v): %s", err, data)
 	}
 }
+
+// A turn stopped while a postTool hook runs (Esc) does not hand the
+// model the output that hook was to decide on: the next question must
+// not carry what a redacting hook never saw.
+func TestHooksPostToolStoppedWithholdsOutput(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  postTool:\n    - command: 'echo $$ > started; sleep 300'\n      timeout: 5m\n")
+	srv := llmtest.New(t, bashCall("echo SECRET-$((40+2))"), llmtest.Turn{Text: "next answer"})
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("go")
+	mcpWaitLines(t, filepath.Join(dir, "started"), 1)
+	s.send("\x1b")
+	s.ask("what now")
+	s.expect("next answer")
+	reqs := srv.ChatRequests()
+	if last := string(reqs[len(reqs)-1].Body); strings.Contains(last, "SECRET-42") {
+		t.Errorf("the model read the output its postTool hook never decided on:\n%s", last)
+	}
+}
+
+// mm --ask interrupted while a postAsk hook runs prints no answer: the
+// hook that was to withhold or rewrite it never decided.
+func TestHooksPostAskStoppedWithholdsAnswer(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{Text: "SECRET-ANSWER"})
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	askHooks(t, parentCfg, "  postAsk:\n    - command: 'echo $$ > started; sleep 300'\n      timeout: 5m\n")
+	cmd := mmCommand(t, dir, child, "-c", parentCfg, "--ask", "reviewer", "tell me")
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	mcpWaitLines(t, filepath.Join(dir, "started"), 1)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("mm --ask ended with %v, want exit 130", err)
+	}
+	if strings.Contains(out.String(), "SECRET-ANSWER") {
+		t.Errorf("the answer reached stdout: %q", out.String())
+	}
+}
