@@ -895,3 +895,19 @@ func TestHooksPostAskStoppedWithholdsAnswer(t *testing.T) {
 		t.Errorf("the answer reached stdout: %q", out.String())
 	}
 }
+
+// userPrompt and stop name no tool nor agent: a match there is not read
+// (docs/configuration.md), and the hook runs.
+func TestHooksMatchNotReadForPromptAndStop(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  userPrompt:\n    - match: bash\n      command: 'touch UP_RAN'\n  stop:\n    - match: \"x*\"\n      command: 'touch STOP_RAN'\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	if r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "hi"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, f := range []string{"UP_RAN", "STOP_RAN"} {
+		if !exists(filepath.Join(dir, f)) {
+			t.Errorf("the hook with a match did not run (%s)", f)
+		}
+	}
+}

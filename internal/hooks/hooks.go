@@ -113,11 +113,18 @@ func (r *Runner) Has(event, name string) bool {
 		return false
 	}
 	for _, h := range r.hooks[event] {
-		if matches(h.Match, name) {
+		if applies(h, event, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// applies says h runs for name at event: userPrompt and stop name no
+// tool nor agent, so their match is not read (docs/configuration.md) —
+// matched against "" it would silently keep the hook from ever running.
+func applies(h config.Hook, event, name string) bool {
+	return event == UserPrompt || event == Stop || matches(h.Match, name)
 }
 
 // matches says the glob pattern covers name: "" covers every one.
@@ -180,7 +187,7 @@ func (r *Runner) Run(ctx context.Context, name string, in Input, ui any) Result 
 	report, _ := ui.(Reporter)
 	var contexts []string
 	for _, h := range r.hooks[in.Event] {
-		if !matches(h.Match, name) {
+		if !applies(h, in.Event, name) {
 			continue
 		}
 		out, msg := r.runOne(ctx, h, &in)
