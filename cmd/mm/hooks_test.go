@@ -911,3 +911,30 @@ func TestHooksMatchNotReadForPromptAndStop(t *testing.T) {
 		}
 	}
 }
+
+// A hook has no controlling terminal either (as bash, TestBashHasNoTerminal):
+// what it writes to /dev/tty cannot reach the screen past the sanitiser,
+// and a hook that would read it fails at once instead of stopping until
+// its timeout.
+func TestHooksHaveNoTerminal(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, `  preTool:
+    - command: 'printf "A\033]0;hook-title\007B" > /dev/tty; echo "tty-rc=$?" > tty.txt'
+`)
+	srv := llmtest.New(t, bashCall("true"), llmtest.Turn{Text: "line done"})
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("go")
+	s.expect("line done")
+	s.mu.Lock()
+	raw := s.out.String()
+	s.mu.Unlock()
+	if strings.Contains(raw, "\x1b]0;hook-title") {
+		t.Errorf("a hook wrote an escape sequence to the terminal, unsanitised:\n%q", raw)
+	}
+	// sh's status for a redirection that fails: 1 or 2, never 0.
+	if b, _ := os.ReadFile(filepath.Join(dir, "tty.txt")); !strings.HasPrefix(string(b), "tty-rc=") || strings.TrimSpace(string(b)) == "tty-rc=0" {
+		t.Errorf("the hook's write to /dev/tty: %q, want it refused", b)
+	}
+	s.ask("/quit")
+	s.exit()
+}

@@ -369,6 +369,10 @@ func run(ctx context.Context, command, dir string, env []string, stdin []byte, t
 	// waiting: its pipes are closed this long after the hook exits.
 	cmd.WaitDelay = time.Second
 	procguard.Tie(cmd)
+	// No controlling terminal, as for bash: what a hook writes to
+	// /dev/tty would reach the screen past the sanitiser, and one that
+	// reads it would stop as a background job until its timeout.
+	procguard.NoTerminal(cmd)
 	exited := make(chan struct{})
 	var waitErr error
 	if err := procguard.StartTied(cmd, exited, func(e error) { waitErr = e }); err != nil {
