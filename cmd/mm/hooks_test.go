@@ -785,3 +785,156 @@ func TestHooksTrustQuestion(t *testing.T) {
 		t.Error("the file's escape sequence reached the terminal")
 	}
 }
+
+// A hook that denies (exit 2, or any status but 0) and leaves a process
+// out of its group holding its output open does not leave it running
+// either: the sweep is not only for a hook that exited 0.
+func TestHooksLeftBehindByADenial(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  preTool:\n    - command: 'setsid sleep 305 & echo $! > left.pid; echo no >&2; exit 2'\n")
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})
+	if r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go"); r.code != 0 || exists(filepath.Join(dir, "RAN")) {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got, want := toolResult(t, srv, 1), "[bash denied by a hook: no]"; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "left.pid"))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("left.pid: %q", b)
+	}
+	hookWaitGone(t, pid)
+}
+
+// A question a userPrompt hook refuses starts no saved session in the
+// line mode (as with -p): nothing was sent, so there is no turn to keep,
+// and /sessions lists no empty conversation.
+func TestHooksDeniedQuestionSavesNoSession(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "sessions:\n  enabled: true\nhooks:\n  userPrompt:\n    - command: 'echo no >&2; exit 2'\n")
+	srv := llmtest.New(t)
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("first")
+	s.expect("the question was denied by a hook: no — it was not sent")
+	s.ask("/sessions")
+	s.expect("no session in ")
+	s.ask("/quit")
+	s.exit()
+	if files, _ := filepath.Glob(filepath.Join(dir, ".mm", "sessions", "*.json")); len(files) != 0 {
+		t.Errorf("a denied question saved %v", files)
+	}
+}
+
+// The same in ACP: a refused question ends `refusal` and adds nothing to
+// the saved session.
+func TestHooksDeniedQuestionSavesNoSessionACP(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "provider: llamacpp\nsessions:\n  enabled: true\nhooks:\n  userPrompt:\n    - command: 'echo no >&2; exit 2'\n")
+	srv := llmtest.New(t)
+	c := startACP(t, dir, srv, nil, "-c", cfg)
+	c.initialize()
+	sid := c.newSession(dir)
+	if r := c.stopReason(c.prompt(sid, "first")); r != "refusal" {
+		t.Fatalf("stopReason %q", r)
+	}
+	// The file exists from session/new (a session never prompted is
+	// loadable): the refusal adds no turn and no error to it.
+	data, err := os.ReadFile(filepath.Join(dir, ".mm", "sessions", sid+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved struct {
+		Turns  int
+		Errors []any
+	}
+	if err := json.Unmarshal(data, &saved); err != nil || saved.Turns != 0 || len(saved.Errors) != 0 {
+		t.Errorf("the session after a denied question (%v): %s", err, data)
+	}
+}
+
+// A turn stopped while a postTool hook runs (Esc) does not hand the
+// model the output that hook was to decide on: the next question must
+// not carry what a redacting hook never saw.
+func TestHooksPostToolStoppedWithholdsOutput(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  postTool:\n    - command: 'echo $$ > started; sleep 300'\n      timeout: 5m\n")
+	srv := llmtest.New(t, bashCall("echo SECRET-$((40+2))"), llmtest.Turn{Text: "next answer"})
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("go")
+	mcpWaitLines(t, filepath.Join(dir, "started"), 1)
+	s.send("\x1b")
+	s.ask("what now")
+	s.expect("next answer")
+	reqs := srv.ChatRequests()
+	if last := string(reqs[len(reqs)-1].Body); strings.Contains(last, "SECRET-42") {
+		t.Errorf("the model read the output its postTool hook never decided on:\n%s", last)
+	}
+}
+
+// mm --ask interrupted while a postAsk hook runs prints no answer: the
+// hook that was to withhold or rewrite it never decided.
+func TestHooksPostAskStoppedWithholdsAnswer(t *testing.T) {
+	dir := t.TempDir()
+	child := llmtest.New(t, llmtest.Turn{Text: "SECRET-ANSWER"})
+	parentCfg, _ := askPair(t, dir, child, "", "yolo: true")
+	askHooks(t, parentCfg, "  postAsk:\n    - command: 'echo $$ > started; sleep 300'\n      timeout: 5m\n")
+	cmd := mmCommand(t, dir, child, "-c", parentCfg, "--ask", "reviewer", "tell me")
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	mcpWaitLines(t, filepath.Join(dir, "started"), 1)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("mm --ask ended with %v, want exit 130", err)
+	}
+	if strings.Contains(out.String(), "SECRET-ANSWER") {
+		t.Errorf("the answer reached stdout: %q", out.String())
+	}
+}
+
+// userPrompt and stop name no tool nor agent: a match there is not read
+// (docs/configuration.md), and the hook runs.
+func TestHooksMatchNotReadForPromptAndStop(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, "  userPrompt:\n    - match: bash\n      command: 'touch UP_RAN'\n  stop:\n    - match: \"x*\"\n      command: 'touch STOP_RAN'\n")
+	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
+	if r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "hi"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, f := range []string{"UP_RAN", "STOP_RAN"} {
+		if !exists(filepath.Join(dir, f)) {
+			t.Errorf("the hook with a match did not run (%s)", f)
+		}
+	}
+}
+
+// A hook has no controlling terminal either (as bash, TestBashHasNoTerminal):
+// what it writes to /dev/tty cannot reach the screen past the sanitiser,
+// and a hook that would read it fails at once instead of stopping until
+// its timeout.
+func TestHooksHaveNoTerminal(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, `  preTool:
+    - command: 'printf "A\033]0;hook-title\007B" > /dev/tty; echo "tty-rc=$?" > tty.txt'
+`)
+	srv := llmtest.New(t, bashCall("true"), llmtest.Turn{Text: "line done"})
+	s := startREPL(t, dir, srv, nil, "-c", cfg)
+	s.ask("go")
+	s.expect("line done")
+	s.mu.Lock()
+	raw := s.out.String()
+	s.mu.Unlock()
+	if strings.Contains(raw, "\x1b]0;hook-title") {
+		t.Errorf("a hook wrote an escape sequence to the terminal, unsanitised:\n%q", raw)
+	}
+	// sh's status for a redirection that fails: 1 or 2, never 0.
+	if b, _ := os.ReadFile(filepath.Join(dir, "tty.txt")); !strings.HasPrefix(string(b), "tty-rc=") || strings.TrimSpace(string(b)) == "tty-rc=0" {
+		t.Errorf("the hook's write to /dev/tty: %q, want it refused", b)
+	}
+	s.ask("/quit")
+	s.exit()
+}

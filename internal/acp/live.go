@@ -245,7 +245,10 @@ func (l *live) read(ctx context.Context, abs string) (string, error) {
 // turn's error (a stop by mm included; a cancelled turn is no error), as
 // the line mode does.
 func (l *live) afterTurn(err error) {
-	if l.store == nil {
+	// A question a userPrompt hook refused was not sent: no turn to
+	// keep, and no empty session to start.
+	var stop *agent.StopError
+	if l.store == nil || errors.As(err, &stop) && stop.Reason == agent.StopDenied {
 		return
 	}
 	l.stored.Turns++

@@ -26,6 +26,10 @@ func DeniedText(tool, reason string) string {
 	return "[" + tool + " denied by a hook: " + reason + "]"
 }
 
+// PostToolStopped is what the model reads of a call whose postTool hooks
+// were stopped with the turn, before they decided.
+const PostToolStopped = "[output withheld: the turn was stopped before its postTool hooks decided]"
+
 // hookName is the name a tool hook's match and input see: server/tool
 // for an MCP tool, the tool's name otherwise.
 func hookName(c *Call) string {
@@ -87,6 +91,12 @@ func (a *Agent) hookedRun(ctx context.Context, c *Call, ui UI, execute func(cont
 	if h.Has(hooks.PostTool, name) {
 		out = tools.Truncate(out, a.opts.MaxOutput)
 		r := h.Run(ctx, name, hooks.Input{Event: hooks.PostTool, Tool: name, Arguments: args, Output: &out}, ui)
+		if ctx.Err() != nil {
+			// The turn was stopped before the hooks decided: the output
+			// they were to withhold or rewrite is not the model's.
+			c.Failed = true
+			return PostToolStopped
+		}
 		if r.Denied {
 			c.Failed = true
 			return DeniedText(c.Name, r.Reason)

@@ -14,6 +14,14 @@ const (
 	ContextMark = "[context added by a hook]"
 )
 
+// What an ask stopped with the turn while its hooks ran returns, and
+// the exit code of mm --ask then (interrupted, as -p's 130).
+const (
+	AskNotAsked  = "[not asked: the turn was stopped before its preAsk hooks decided]"
+	AskWithheld  = "[answer withheld: the turn was stopped before its postAsk hooks decided]"
+	exitCanceled = 130
+)
+
 // AskDenied is what an ask a hook refused returns.
 func AskDenied(reason string) string { return "[ask denied by a hook: " + reason + "]" }
 
@@ -54,6 +62,10 @@ func (a *asker) Ask(ctx context.Context, req tools.AgentRequest) tools.AgentRepl
 	if a.r.Has(PreAsk, req.Agent) {
 		p := req.Prompt
 		res := a.r.Run(ctx, req.Agent, Input{Event: PreAsk, Agent: req.Agent, Prompt: &p}, notice)
+		if ctx.Err() != nil {
+			// Stopped before the hooks decided: nobody is asked.
+			return tools.AgentReply{Text: AskNotAsked, Failed: true, Exit: exitCanceled}
+		}
 		if res.Denied {
 			return tools.AgentReply{Text: AskDenied(res.Reason), Failed: true, Exit: 4}
 		}
@@ -68,6 +80,11 @@ func (a *asker) Ask(ctx context.Context, req tools.AgentRequest) tools.AgentRepl
 	}
 	p, ans := req.Prompt, reply.Text
 	res := a.r.Run(ctx, req.Agent, Input{Event: PostAsk, Agent: req.Agent, Prompt: &p, Answer: &ans}, notice)
+	if ctx.Err() != nil {
+		// Stopped before the hooks decided: the answer they were to
+		// withhold or rewrite is not the model's (nor stdout's).
+		return tools.AgentReply{Text: AskWithheld, Failed: true, Exit: exitCanceled}
+	}
 	if res.Denied {
 		return tools.AgentReply{Text: AskDenied(res.Reason), Answer: reply.Answer, Failed: true, Exit: 4}
 	}

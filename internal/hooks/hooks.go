@@ -113,11 +113,18 @@ func (r *Runner) Has(event, name string) bool {
 		return false
 	}
 	for _, h := range r.hooks[event] {
-		if matches(h.Match, name) {
+		if applies(h, event, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// applies says h runs for name at event: userPrompt and stop name no
+// tool nor agent, so their match is not read (docs/configuration.md) —
+// matched against "" it would silently keep the hook from ever running.
+func applies(h config.Hook, event, name string) bool {
+	return event == UserPrompt || event == Stop || matches(h.Match, name)
 }
 
 // matches says the glob pattern covers name: "" covers every one.
@@ -180,7 +187,7 @@ func (r *Runner) Run(ctx context.Context, name string, in Input, ui any) Result 
 	report, _ := ui.(Reporter)
 	var contexts []string
 	for _, h := range r.hooks[in.Event] {
-		if !matches(h.Match, name) {
+		if !applies(h, in.Event, name) {
 			continue
 		}
 		out, msg := r.runOne(ctx, h, &in)
@@ -362,12 +369,17 @@ func run(ctx context.Context, command, dir string, env []string, stdin []byte, t
 	// waiting: its pipes are closed this long after the hook exits.
 	cmd.WaitDelay = time.Second
 	procguard.Tie(cmd)
+	// No controlling terminal, as for bash: what a hook writes to
+	// /dev/tty would reach the screen past the sanitiser, and one that
+	// reads it would stop as a background job until its timeout.
+	procguard.NoTerminal(cmd)
 	exited := make(chan struct{})
 	var waitErr error
 	if err := procguard.StartTied(cmd, exited, func(e error) { waitErr = e }); err != nil {
 		return 0, nil, nil, err
 	}
 	pgid := cmd.Process.Pid
+	started := time.Now()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	timedOut := false
@@ -389,9 +401,12 @@ func run(ctx context.Context, command, dir string, env []string, stdin []byte, t
 	}
 	// What the hook left in its group goes with it; when something held
 	// its output open past its exit (a child in the background, perhaps
-	// out of the group), what carries its cookie too.
+	// out of the group), what carries its cookie too. Wait reports
+	// ErrWaitDelay only for a hook that exited 0: one that denied (exit
+	// 2) or failed says nothing of its pipes, so a wait as long as the
+	// delay sweeps too (a hook that ran that long can afford the scan).
 	procguard.KillGroup(pgid)
-	if errors.Is(waitErr, exec.ErrWaitDelay) {
+	if errors.Is(waitErr, exec.ErrWaitDelay) || time.Since(started) >= cmd.WaitDelay {
 		procguard.Sweep(pgid, cookie, nil)
 	}
 	var ee *exec.ExitError

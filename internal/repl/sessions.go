@@ -10,6 +10,7 @@ import (
 
 	"github.com/firebase/genkit/go/ai"
 
+	"mm/internal/agent"
 	"mm/internal/engine"
 	"mm/internal/session"
 )
@@ -102,7 +103,10 @@ func (s *Sessions) current() *session.Session {
 // turn's error when one was shown (a stop by mm — the loop detector, the
 // watchdog — included; a turn the user stopped is no error).
 func (s *Sessions) AfterTurn(err error) {
-	if !s.Enabled() {
+	// A question a userPrompt hook refused was not sent: no turn to
+	// keep, and no empty session to start (as with -p).
+	var stop *agent.StopError
+	if !s.Enabled() || errors.As(err, &stop) && stop.Reason == agent.StopDenied {
 		return
 	}
 	s.mu.Lock()
