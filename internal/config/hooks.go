@@ -117,30 +117,38 @@ func (d *decoder) hooks(n *yaml.Node) error {
 			}
 			list = append(list, e)
 		}
+		// A later layer's hooks run after the earlier ones', never in their
+		// place: a trusted project cannot drop the guard hook of the
+		// user's own file (Claude Code runs every settings file's hooks).
 		switch key {
 		case "preTool":
-			h.PreTool = list
+			h.PreTool = append(h.PreTool, list...)
 		case "postTool":
-			h.PostTool = list
+			h.PostTool = append(h.PostTool, list...)
 		case "preAsk":
-			h.PreAsk = list
+			h.PreAsk = append(h.PreAsk, list...)
 		case "postAsk":
-			h.PostAsk = list
+			h.PostAsk = append(h.PostAsk, list...)
 		case "userPrompt":
-			h.UserPrompt = list
+			h.UserPrompt = append(h.UserPrompt, list...)
 		case "stop":
-			h.Stop = list
+			h.Stop = append(h.Stop, list...)
 		}
 		return nil
 	})
 }
 
-// hooksWould is what the hooks of c would run, one line per hook, for
-// the trust question and mm trust.
-func hooksWould(c, _ *Config, _ string) []string {
+// hooksWould is what the project's hooks would run, one line per hook,
+// for the trust question and mm trust: c's lists less the base's (the
+// layers before the project's), which come first in them.
+func hooksWould(c, base *Config, _ string) []string {
 	var out []string
 	for _, ev := range HookEvents {
-		for _, h := range c.Hooks.List(ev) {
+		list := c.Hooks.List(ev)
+		if base != nil {
+			list = list[min(len(base.Hooks.List(ev)), len(list)):]
+		}
+		for _, h := range list {
 			on := "every one"
 			if h.Match != "" {
 				on = h.Match

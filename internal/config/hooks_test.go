@@ -39,7 +39,7 @@ func TestHooksKey(t *testing.T) {
 	}
 }
 
-// hooks merge by event; untrusted, the project's are left out (the
+// hooks add up by event (the user's first, then the project's); untrusted, the project's are left out (the
 // user's kept) and what they would run is shown; /config counts them.
 func TestHooksLayersAndTrust(t *testing.T) {
 	l, _ := layered(t, "hooks:\n  preTool:\n    - {command: ./mine.sh}\n",
@@ -59,11 +59,11 @@ func TestHooksLayersAndTrust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Hooks.PreTool) != 1 || cfg.Hooks.PreTool[0].Command != "./theirs-pre.sh" || len(cfg.Hooks.Stop) != 1 {
+	if len(cfg.Hooks.PreTool) != 2 || cfg.Hooks.PreTool[0].Command != "./mine.sh" || cfg.Hooks.PreTool[1].Command != "./theirs-pre.sh" || len(cfg.Hooks.Stop) != 1 {
 		t.Errorf("trusted: %+v", cfg.Hooks)
 	}
 	for _, s := range cfg.Settings() {
-		if s.Key == "hooks" && s.Value != "preTool: 1, stop: 1" {
+		if s.Key == "hooks" && s.Value != "preTool: 2, stop: 1" {
 			t.Errorf("/config hooks = %q", s.Value)
 		}
 	}
