@@ -109,6 +109,9 @@ func failedOutput(out string) bool {
 		strings.HasPrefix(out, "[engine error") || strings.HasPrefix(out, "[fetch_content: error ") ||
 		(strings.HasPrefix(last, "[error: ") && strings.HasSuffix(last, "]")) ||
 		(strings.HasPrefix(first, "[") && strings.HasSuffix(first, " rejected by the user]")) ||
+		// A hook's refusal ("[bash denied by a hook: …]", "[ask denied by
+		// a hook: …]"): the call did not run, as it showed live.
+		(strings.HasPrefix(first, "[") && strings.Contains(first, " denied by a hook: ") && strings.HasSuffix(out, "]")) ||
 		// ask_user and ask_agent: an error, or anything but an answer.
 		strings.HasPrefix(out, "[ask_user: ") || strings.HasPrefix(last, "[ask_agent: ") ||
 		out == tools.AskUserDeclined || out == tools.AskUserCancelled || out == tools.AskUserCannot
