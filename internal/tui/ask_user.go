@@ -50,6 +50,10 @@ type form struct {
 	answers []tools.Answer
 	reply   chan askReply
 	shown   time.Time
+	// engaged: a key reached this question once the guard let it (seen,
+	// the keyboard quiet); the keys after it are the user's own, so ↓ then
+	// Enter in quick succession answers rather than losing the Enter.
+	engaged bool
 	draft   string // what the box held before a text question
 }
 
@@ -83,7 +87,7 @@ func (m *model) openForm(msg askMsg) {
 // showQuestion sets the form up for its question i.
 func (m *model) showQuestion() {
 	f := m.form
-	f.shown = time.Now()
+	f.shown, f.engaged = time.Now(), false
 	q := f.qs[f.i]
 	f.cursor, f.ticked = 0, make([]bool, len(options(q)))
 	for j, o := range options(q) {
@@ -171,7 +175,8 @@ func (m *model) formKey(k tea.KeyPressMsg, now time.Time, quiet bool) tea.Cmd {
 	}
 	// The guard: only a key typed once the question has been seen (for a
 	// choice, the keyboard quiet too: a text answer is typed, then sent).
-	ready := now.Sub(f.shown) >= repl.PermissionGuard && (quiet || q.Type == tools.QuestionText)
+	ready := now.Sub(f.shown) >= repl.PermissionGuard && (quiet || f.engaged || q.Type == tools.QuestionText)
+	f.engaged = ready
 	move := func(d int) {
 		if n := len(opts); n > 0 {
 			f.cursor = ((f.cursor+d)%n + n) % n

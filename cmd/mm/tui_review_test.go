@@ -1,0 +1,60 @@
+package main_test
+
+import (
+	"testing"
+	"time"
+
+	"mm/internal/llmtest"
+)
+
+// A key that moves the highlight, once the guard has let it through, makes
+// the keys after it answers: ↓ then Enter typed in quick succession (as a
+// person picks an option) answers the question, and Space then Enter sends
+// a multi; the Enter is not lost for coming within 500 ms of the ↓.
+func TestTUIAskUserQuickEnterAfterMove(t *testing.T) {
+	srv := llmtest.New(t,
+		call("ask_user", `{"questions":[{"question":"Which colour?","type":"choice","options":["red","blue","green"]},{"question":"Which files?","type":"multi","options":["a.go","b.go"]}]}`),
+		llmtest.Turn{Text: "Noted."},
+	)
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("ask me\r")
+	s.wait("❓ Which colour? (1/2)")
+	time.Sleep(700 * time.Millisecond) // the question read
+	s.send("\x1b[B")
+	s.wait("❯ 2. blue")
+	s.send("\r")
+	s.wait("❓ Which files? (2/2)")
+	time.Sleep(700 * time.Millisecond)
+	s.send(" ")
+	s.wait("❯ [x] a.go")
+	s.send("\r")
+	s.wait("Noted.")
+	want := "The user answered:\n- Which colour? → blue\n- Which files? → a.go"
+	if got := toolResult(t, srv, 1); got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+}
+
+// A call that did not complete ends `· failed`, as ACP shows it: a bash
+// command stopped by Esc, a form declined.
+func TestTUICancelledCallFailed(t *testing.T) {
+	srv := llmtest.New(t,
+		call("bash", `{"command":"sleep 30"}`),
+		call("ask_user", `{"questions":[{"question":"Which colour?","type":"choice","options":["red","blue"]}]}`),
+		llmtest.Turn{Text: "Declined, fine."},
+	)
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("sleep\r")
+	s.wait("‣ bash sleep 30 · running")
+	s.send("\x1b")
+	s.wait("[turn stopped]")
+	s.wait("‣ bash sleep 30 · failed")
+
+	s.send("ask\r")
+	s.wait("❓ Which colour?")
+	s.send("\x1b")
+	s.wait("Declined, fine.")
+	s.wait("‣ ask_user 1 question(s) · failed")
+}
