@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -57,4 +58,19 @@ func TestTUICancelledCallFailed(t *testing.T) {
 	s.send("\x1b")
 	s.wait("Declined, fine.")
 	s.wait("‣ ask_user 1 question(s) · failed")
+}
+
+// A paste of several lines into the empty box shows them all, the first
+// on the box's first row: the box grew, its view was left scrolled to
+// the last line with empty rows under it.
+func TestTUIPasteShowsEveryLine(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "got it"})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("\x1b[200~first pasted\nsecond pasted\nthird pasted\x1b[201~")
+	s.waitFor("the three lines in the box", func(scr string) bool {
+		return strings.Contains(scr, "› first pasted\n› second pasted\n› third pasted")
+	})
+	s.send("\r")
+	s.wait("got it")
 }

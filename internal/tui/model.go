@@ -456,7 +456,22 @@ func (m *model) resize() {
 	follow := m.vp.AtBottom()
 	m.ta.SetWidth(m.w)
 	// The box grows with its lines, up to a third of the window.
-	m.ta.SetHeight(min(max(1, m.ta.LineCount()), max(1, m.h/3)))
+	h := min(max(1, m.ta.LineCount()), max(1, m.h/3))
+	grew := h > m.ta.Height()
+	m.ta.SetHeight(h)
+	if grew && m.ta.ScrollYOffset() > 0 {
+		// The box's view keeps its offset when it grows, so a paste into
+		// the one-row box showed its last line on the first row and empty
+		// rows under it. From the top again, then down to the cursor,
+		// which the view follows only as far as it must (at the new
+		// height: CursorDown moves the view).
+		row, col := m.ta.Line(), m.ta.Column()
+		m.ta.MoveToBegin()
+		for guard := m.ta.Length() + 1; m.ta.Line() < row && guard > 0; guard-- {
+			m.ta.CursorDown()
+		}
+		m.ta.SetCursorColumn(col)
+	}
 	zoneH := lipgloss.Height(m.zone())
 	m.vp.SetHeight(max(1, m.h-2-zoneH))
 	if follow {
