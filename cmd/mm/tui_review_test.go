@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -73,4 +75,28 @@ func TestTUIPasteShowsEveryLine(t *testing.T) {
 	})
 	s.send("\r")
 	s.wait("got it")
+}
+
+// A command too long for the permission zone (at 80x24, half the window)
+// keeps the answer keys on screen, and its whole text is in the
+// conversation, where PgUp reaches its last line: before, the keys line
+// was cut with the command's end, and that end could not be read at all.
+func TestTUILongPermissionKeepsKeys(t *testing.T) {
+	var cmd []string
+	for i := range 60 {
+		cmd = append(cmd, fmt.Sprintf("echo line%02d", i))
+	}
+	args, _ := json.Marshal(map[string]string{"command": strings.Join(cmd, "\n")})
+	srv := llmtest.New(t, call("bash", string(args)), llmtest.Turn{Text: "ran it"})
+	s := startTUI(t, t.TempDir(), srv, []string{"AGENT_YOLO=false"})
+	s.wait("Ctrl-D quits")
+	s.send("big\r")
+	s.wait("🔐 bash: 60 lines")
+	s.wait("[a] allow once")
+	s.wait("the whole request is in the conversation (PgUp)")
+	s.send("\x1b[5~") // PgUp
+	s.wait("echo line59")
+	s.send("\x1b[F") // End
+	s.answer("a")
+	s.wait("ran it")
 }

@@ -429,23 +429,39 @@ func formatDuration(d time.Duration) string {
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }
 
+// permLines are the permission zone's rows, its head (the line mode's 🔐
+// text) and its keys, and how many of the head's last rows do not fit.
+// The zone never takes more than half the window (its head is the line
+// mode's, which already folds a planned change); the keys always show,
+// or the zone would wait for keys it does not name.
+func (m *model) permLines() (head, keys []string, cut int) {
+	// A tab is laid out as the conversation lays it (four columns):
+	// written raw, the terminal would move to its own tab stop, past
+	// what the wrap counted.
+	head = carrySGR(strings.Split(ansi.Wrap(colorDiff(strings.ReplaceAll(m.perm.head, "\t", "    "), m.noColor), m.w, ""), "\n"))
+	keys = strings.Split(ansi.Wrap(m.perm.keys, m.w, ""), "\n")
+	if most := max(3, m.h/2); len(head)+len(keys) > most {
+		keep := max(1, most-len(keys)-1)
+		cut = len(head) - keep
+	}
+	return head, keys, cut
+}
+
 // zone is what stands at the bottom: the permission zone or the input box.
 func (m *model) zone() string {
 	if m.form != nil {
 		return m.formZone()
 	}
 	if m.perm != nil {
-		// A tab is laid out as the conversation lays it (four columns):
-		// written raw, the terminal would move to its own tab stop, past
-		// what the wrap counted.
-		text := colorDiff(strings.ReplaceAll(m.perm.head, "\t", "    "), m.noColor) + "\n" + m.perm.keys
-		lines := carrySGR(strings.Split(ansi.Wrap(text, m.w, ""), "\n"))
-		// The zone never takes more than half the window: its head is the
-		// line mode's, which already folds a planned change.
-		if most := max(3, m.h/2); len(lines) > most {
-			lines = append(lines[:most-1], dimStyle.Render(fmt.Sprintf("… %d more line(s)", len(lines)-most+1)))
+		head, keys, cut := m.permLines()
+		if cut > 0 {
+			more := fmt.Sprintf("… %d more line(s)", cut)
+			if m.perm.whole {
+				more += ": the whole request is in the conversation (PgUp)"
+			}
+			head = append(head[:len(head)-cut], dimStyle.Render(clip(more, m.w)))
 		}
-		return strings.Join(lines, "\n")
+		return strings.Join(append(head, keys...), "\n")
 	}
 	return m.boxZone()
 }
@@ -592,6 +608,13 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 	case permMsg:
 		m.perm = &msg
+		if _, _, cut := m.permLines(); cut > 0 {
+			// The whole request where PgUp reaches it: a command is
+			// answered only once it can be read to its end, as the line
+			// mode prints it whole.
+			m.addBlock(blockOutput, msg.head)
+			m.perm.whole = true
+		}
 		m.permShown = time.Now()
 		m.ta.Blur()
 		m.resize()

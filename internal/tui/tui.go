@@ -136,6 +136,7 @@ type (
 		head, keys, prefix string
 		id                 string // the call's block, which shows the answer under its line
 		reply              chan agent.Decision
+		whole              bool // the head did not fit the zone: it is in the conversation too
 	}
 	permCancelMsg struct{ reply chan agent.Decision }
 )
