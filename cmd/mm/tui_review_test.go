@@ -100,3 +100,25 @@ func TestTUILongPermissionKeepsKeys(t *testing.T) {
 	s.answer("a")
 	s.wait("ran it")
 }
+
+// Options longer than the window is wide: the highlighted one is drawn
+// whole, wrapped, so two options alike up to the width can be told apart
+// (they were cut to the width, the part that differs hidden).
+func TestTUIAskUserLongOptionsReadable(t *testing.T) {
+	long := strings.Repeat("use the same long approach ", 4)
+	args, _ := json.Marshal(map[string]any{"questions": []any{map[string]any{
+		"question": "Which one?", "type": "choice", "options": []string{long + "ending alpha", long + "ending beta"}}}})
+	srv := llmtest.New(t, call("ask_user", string(args)), llmtest.Turn{Text: "Noted."})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("ask\r")
+	s.wait("❓ Which one?")
+	s.wait("ending alpha")
+	s.send("\x1b[B")
+	s.wait("ending beta")
+	s.answer("\r")
+	s.wait("Noted.")
+	if got := toolResult(t, srv, 1); got != "The user answered:\n- Which one? → "+long+"ending beta" {
+		t.Errorf("the model read %q", got)
+	}
+}

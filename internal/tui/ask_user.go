@@ -142,7 +142,22 @@ func (m *model) formZone() string {
 			l = fmt.Sprintf("%d. %s", j+1, o)
 		}
 		if j == f.cursor {
-			lines = append(lines, reverse.Render(clip("❯ "+l, m.w)))
+			// The highlighted option whole, wrapped under its text (up to
+			// a quarter of the window): the others are cut to the width,
+			// and two options the model wrote alike up to there differ
+			// only in what the cut hid.
+			rows := strings.Split(ansiWrap(l, max(1, m.w-2)), "\n")
+			if most := max(1, m.h/4); len(rows) > most {
+				rows = rows[:most]
+				rows[most-1] = clip(rows[most-1], max(1, m.w-4)) + " …"
+			}
+			for r, row := range rows {
+				lead := "  "
+				if r == 0 {
+					lead = "❯ "
+				}
+				lines = append(lines, reverse.Render(clip(lead+row, m.w)))
+			}
 		} else {
 			lines = append(lines, clip("  "+l, m.w))
 		}
