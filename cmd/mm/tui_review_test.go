@@ -122,3 +122,26 @@ func TestTUIAskUserLongOptionsReadable(t *testing.T) {
 		t.Errorf("the model read %q", got)
 	}
 }
+
+// Ctrl-C on a box with text and nothing running clears the box, as the
+// line mode's Ctrl-C clears its line, and does not count towards quitting:
+// a second Ctrl-C (on the empty box) does not end mm, a third does.
+func TestTUICtrlCClearsBox(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Turn{Text: "still here"})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("a long question I changed my mind about")
+	s.wait("› a long question I changed my mind about")
+	s.send("\x03")
+	s.waitFor("the box cleared", func(string) bool { return s.row(23) == "›" })
+	s.send("\x03")
+	s.wait("Ctrl-C again quits")
+	s.send("hello\r") // another key: Ctrl-C starts again
+	s.wait("still here")
+	s.send("\x03")
+	s.wait("Ctrl-C again quits")
+	s.send("\x03")
+	if code := exitCodeOf(s.exit()); code != 130 {
+		t.Errorf("exit status %d, want 130", code)
+	}
+}

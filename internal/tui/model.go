@@ -685,6 +685,14 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch s {
 	case "ctrl+c":
+		if !m.ctrlC && m.perm == nil && m.form == nil && m.ta.Value() != "" && !m.cancellable() {
+			// The line mode's Ctrl-C at the prompt: it clears the line
+			// and quits nothing. A person clearing a long question must
+			// not be one Ctrl-C away from leaving; on the empty box the
+			// next one starts to.
+			m.setBox("")
+			return nil
+		}
 		return m.interrupt()
 	}
 	if m.form != nil {
@@ -947,6 +955,13 @@ type tickMsg struct{}
 // tick redraws the status line's clock while a turn runs.
 func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// cancellable reports whether a turn or a command runs that Ctrl-C stops.
+func (m *model) cancellable() bool {
+	m.turn.mu.Lock()
+	defer m.turn.mu.Unlock()
+	return m.turn.cancel != nil
 }
 
 func (m *model) stopTurn() {
