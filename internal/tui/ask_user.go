@@ -50,6 +50,10 @@ type form struct {
 	answers []tools.Answer
 	reply   chan askReply
 	shown   time.Time
+	// engaged: a key reached this question once the guard let it (seen,
+	// the keyboard quiet); the keys after it are the user's own, so ↓ then
+	// Enter in quick succession answers rather than losing the Enter.
+	engaged bool
 	draft   string // what the box held before a text question
 }
 
@@ -83,7 +87,7 @@ func (m *model) openForm(msg askMsg) {
 // showQuestion sets the form up for its question i.
 func (m *model) showQuestion() {
 	f := m.form
-	f.shown = time.Now()
+	f.shown, f.engaged = time.Now(), false
 	q := f.qs[f.i]
 	f.cursor, f.ticked = 0, make([]bool, len(options(q)))
 	for j, o := range options(q) {
@@ -138,7 +142,22 @@ func (m *model) formZone() string {
 			l = fmt.Sprintf("%d. %s", j+1, o)
 		}
 		if j == f.cursor {
-			lines = append(lines, reverse.Render(clip("❯ "+l, m.w)))
+			// The highlighted option whole, wrapped under its text (up to
+			// a quarter of the window): the others are cut to the width,
+			// and two options the model wrote alike up to there differ
+			// only in what the cut hid.
+			rows := strings.Split(ansiWrap(l, max(1, m.w-2)), "\n")
+			if most := max(1, m.h/4); len(rows) > most {
+				rows = rows[:most]
+				rows[most-1] = clip(rows[most-1], max(1, m.w-4)) + " …"
+			}
+			for r, row := range rows {
+				lead := "  "
+				if r == 0 {
+					lead = "❯ "
+				}
+				lines = append(lines, reverse.Render(clip(lead+row, m.w)))
+			}
 		} else {
 			lines = append(lines, clip("  "+l, m.w))
 		}
@@ -171,7 +190,8 @@ func (m *model) formKey(k tea.KeyPressMsg, now time.Time, quiet bool) tea.Cmd {
 	}
 	// The guard: only a key typed once the question has been seen (for a
 	// choice, the keyboard quiet too: a text answer is typed, then sent).
-	ready := now.Sub(f.shown) >= repl.PermissionGuard && (quiet || q.Type == tools.QuestionText)
+	ready := now.Sub(f.shown) >= repl.PermissionGuard && (quiet || f.engaged || q.Type == tools.QuestionText)
+	f.engaged = ready
 	move := func(d int) {
 		if n := len(opts); n > 0 {
 			f.cursor = ((f.cursor+d)%n + n) % n

@@ -429,26 +429,39 @@ func formatDuration(d time.Duration) string {
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }
 
+// permLines are the permission zone's rows, its head (the line mode's 🔐
+// text) and its keys, and how many of the head's last rows do not fit.
+// The zone never takes more than half the window (its head is the line
+// mode's, which already folds a planned change); the keys always show,
+// or the zone would wait for keys it does not name.
+func (m *model) permLines() (head, keys []string, cut int) {
+	// A tab is laid out as the conversation lays it (four columns):
+	// written raw, the terminal would move to its own tab stop, past
+	// what the wrap counted.
+	head = carrySGR(strings.Split(ansi.Wrap(colorDiff(strings.ReplaceAll(m.perm.head, "\t", "    "), m.noColor), m.w, ""), "\n"))
+	keys = strings.Split(ansi.Wrap(m.perm.keys, m.w, ""), "\n")
+	if most := max(3, m.h/2); len(head)+len(keys) > most {
+		keep := max(1, most-len(keys)-1)
+		cut = len(head) - keep
+	}
+	return head, keys, cut
+}
+
 // zone is what stands at the bottom: the permission zone or the input box.
 func (m *model) zone() string {
 	if m.form != nil {
 		return m.formZone()
 	}
 	if m.perm != nil {
-		// A tab is laid out as the conversation lays it (four columns):
-		// written raw, the terminal would move to its own tab stop, past
-		// what the wrap counted.
-		text := colorDiff(strings.ReplaceAll(m.perm.head, "\t", "    "), m.noColor)
-		lines := carrySGR(strings.Split(ansi.Wrap(text, m.w, ""), "\n"))
-		keys := carrySGR(strings.Split(ansi.Wrap(m.perm.keys, m.w, ""), "\n"))
-		// The zone never takes more than half the window: its head is the
-		// line mode's, which already folds a planned change to lines, but
-		// long ones (a plan's items) wrap to many more. The head is cut,
-		// never the keys under it: a question without its answers.
-		if most := max(2, max(3, m.h/2)-len(keys)); len(lines) > most {
-			lines = append(lines[:most-1], dimStyle.Render(fmt.Sprintf("… %d more line(s)", len(lines)-most+1)))
+		head, keys, cut := m.permLines()
+		if cut > 0 {
+			more := fmt.Sprintf("… %d more line(s)", cut)
+			if m.perm.whole {
+				more += ": the whole request is in the conversation (PgUp)"
+			}
+			head = append(head[:len(head)-cut], dimStyle.Render(clip(more, m.w)))
 		}
-		return strings.Join(append(lines, keys...), "\n")
+		return strings.Join(append(head, keys...), "\n")
 	}
 	return m.boxZone()
 }
@@ -459,7 +472,22 @@ func (m *model) resize() {
 	follow := m.vp.AtBottom()
 	m.ta.SetWidth(m.w)
 	// The box grows with its lines, up to a third of the window.
-	m.ta.SetHeight(min(max(1, m.ta.LineCount()), max(1, m.h/3)))
+	h := min(max(1, m.ta.LineCount()), max(1, m.h/3))
+	grew := h > m.ta.Height()
+	m.ta.SetHeight(h)
+	if grew && m.ta.ScrollYOffset() > 0 {
+		// The box's view keeps its offset when it grows, so a paste into
+		// the one-row box showed its last line on the first row and empty
+		// rows under it. From the top again, then down to the cursor,
+		// which the view follows only as far as it must (at the new
+		// height: CursorDown moves the view).
+		row, col := m.ta.Line(), m.ta.Column()
+		m.ta.MoveToBegin()
+		for guard := m.ta.Length() + 1; m.ta.Line() < row && guard > 0; guard-- {
+			m.ta.CursorDown()
+		}
+		m.ta.SetCursorColumn(col)
+	}
 	zoneH := lipgloss.Height(m.zone())
 	m.vp.SetHeight(max(1, m.h-2-zoneH))
 	if follow {
@@ -580,6 +608,13 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 	case permMsg:
 		m.perm = &msg
+		if _, _, cut := m.permLines(); cut > 0 {
+			// The whole request where PgUp reaches it: a command is
+			// answered only once it can be read to its end, as the line
+			// mode prints it whole.
+			m.addBlock(blockOutput, msg.head)
+			m.perm.whole = true
+		}
 		m.permShown = time.Now()
 		m.ta.Blur()
 		m.resize()
@@ -650,6 +685,14 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch s {
 	case "ctrl+c":
+		if !m.ctrlC && m.perm == nil && m.form == nil && m.ta.Value() != "" && !m.cancellable() {
+			// The line mode's Ctrl-C at the prompt: it clears the line
+			// and quits nothing. A person clearing a long question must
+			// not be one Ctrl-C away from leaving; on the empty box the
+			// next one starts to.
+			m.setBox("")
+			return nil
+		}
 		return m.interrupt()
 	}
 	if m.form != nil {
@@ -922,6 +965,13 @@ type tickMsg struct{}
 // tick redraws the status line's clock while a turn runs.
 func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// cancellable reports whether a turn or a command runs that Ctrl-C stops.
+func (m *model) cancellable() bool {
+	m.turn.mu.Lock()
+	defer m.turn.mu.Unlock()
+	return m.turn.cancel != nil
 }
 
 func (m *model) stopTurn() {

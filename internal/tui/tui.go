@@ -136,6 +136,7 @@ type (
 		head, keys, prefix string
 		id                 string // the call's block, which shows the answer under its line
 		reply              chan agent.Decision
+		whole              bool // the head did not fit the zone: it is in the conversation too
 	}
 	permCancelMsg struct{ reply chan agent.Decision }
 )
@@ -276,7 +277,10 @@ func (u *windowUI) Permission(ctx context.Context, c *agent.Call) agent.Decision
 func view(c *agent.Call, done bool, previewLines int) callView {
 	v := callView{id: c.ID, name: c.Name, summary: c.Summary, mcp: c.MCP, kind: c.Kind, done: done}
 	if done {
-		v.failed, v.refused, v.duration = c.Failed, c.Refused, c.Duration
+		// Failed as ACP shows it: a cancelled or killed bash, a declined
+		// question, a change not written end failed, not done.
+		v.failed = c.Failed || (c.Diff != nil && !c.Diff.Applied) || agent.FailedOutput(c.Output)
+		v.refused, v.duration = c.Refused, c.Duration
 		v.preview = printed(previewLines, func(p *ui.Printer) { p.ToolEnd(c) })
 		if v.preview == "" {
 			v.preview = readPreview(c, previewLines)
