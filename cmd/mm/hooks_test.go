@@ -1,3 +1,5 @@
+//go:build !windows
+
 package main_test
 
 // Hooks (docs/hooks.md) through the binary: each event's deny, replace,
