@@ -261,6 +261,10 @@ func TestDetailsEditPreviewWouldApply(t *testing.T) {
 	if strings.Contains(s.text(), "f.txt: 1 edit applied") && strings.Index(s.text(), "f.txt: 1 edit applied") < strings.Index(s.text(), "allowed once") {
 		t.Errorf("the prompt says applied before the answer:\n%s", s.text())
 	}
+	// The prompt showed the diff: after the answer, its header alone.
+	if n := strings.Count(s.text(), "1 +│ y"); n != 1 {
+		t.Errorf("the diff is shown %d times, want once (the prompt's):\n%s", n, s.text())
+	}
 }
 
 // oneShotOnPty runs mm -p with stderr on a pseudo-terminal and stdout a

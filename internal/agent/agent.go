@@ -72,6 +72,9 @@ type Call struct {
 	Kind    tools.Kind
 	// Repairs says what mm fixed in a broken call before running it.
 	Repairs []string
+	// Asked says a permission prompt was put to the user for this call
+	// (it showed Preview).
+	Asked bool
 	// Preview is the planned change a permission prompt shows (the diff of
 	// a write), set before Permission is asked; "" when there is none.
 	Preview string
@@ -752,6 +755,7 @@ func (a *Agent) permitted(ctx context.Context, t *tools.Tool, c *Call, ui UI) bo
 	if t.Prefix != nil {
 		c.Prefix = t.Prefix(c.Args)
 	}
+	c.Asked = true
 	switch ui.Permission(ctx, c) {
 	case AllowOnce:
 		return true

@@ -482,10 +482,14 @@ func (p *Printer) ToolEnd(c *agent.Call) {
 		return
 	}
 	out := strings.TrimRight(c.Output, "\n")
-	if c.Preview != "" && out == strings.TrimRight(c.Preview, "\n") {
-		// The permission prompt just showed this diff: its header says
-		// it was written.
-		out, _, _ = strings.Cut(out, "\n")
+	if c.Asked && c.Preview != "" {
+		// The permission prompt just showed this diff ("would apply"):
+		// the header alone says it was written ("applied").
+		head, body, _ := strings.Cut(out, "\n")
+		_, shown, _ := strings.Cut(strings.TrimRight(c.Preview, "\n"), "\n")
+		if body != "" && body == shown {
+			out = head
+		}
 	}
 	if out == "" || out == "(no output)" {
 		p.write(fmt.Sprintf("%s   (no output)%s", p.st.grey, p.st.reset))

@@ -75,9 +75,15 @@ func TestToolEndAfterPreview(t *testing.T) {
 	var out, errb bytes.Buffer
 	p := NewPrinter(&out, &errb, true, 20)
 	diff := "a.txt: replaced, +1 -1 lines, first change at line 1\n1 -│ x\n1 +│ y"
-	p.ToolEnd(&agent.Call{Name: "write_file", Preview: diff, Output: diff})
+	p.ToolEnd(&agent.Call{Name: "write_file", Asked: true, Preview: "a.txt: would be replaced, +1 -1 lines, first change at line 1\n1 -│ x\n1 +│ y", Output: diff})
 	if got := errb.String(); got != "   a.txt: replaced, +1 -1 lines, first change at line 1\n" {
 		t.Errorf("got %q", got)
+	}
+	// Nobody was asked (yolo): the diff was not on screen, it is now.
+	errb.Reset()
+	p.ToolEnd(&agent.Call{Name: "write_file", Preview: diff, Output: diff})
+	if got := errb.String(); !strings.Contains(got, "1 +│ y") {
+		t.Errorf("under yolo the diff is not shown: %q", got)
 	}
 	errb.Reset()
 	p.ToolEnd(&agent.Call{Name: "write_file", Preview: diff, Output: "a.txt changed on disk since it was read — nothing written; read it again"})
