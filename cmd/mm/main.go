@@ -179,7 +179,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		}
 		sandbox = *sandboxMode
 	}
-	layers, err := config.Read(config.Options{Path: cfgPath, Model: model, Sandbox: sandbox})
+	layers, err := config.Read(config.Options{Path: cfgPath, Model: model, Sandbox: sandbox, TUI: *tuiFlag})
 	var cfg *config.Config
 	if err == nil {
 		// The line mode on a terminal asks once whether to trust the
@@ -226,7 +226,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return fail(oneshot.ExitUsage, "mm: -resume needs a session id (-continue takes the latest)")
 	}
 	if !promptSet {
-		notice, window := windowMode(*tuiFlag || cfg.TUI, stdin, stdout)
+		notice, window := windowMode(cfg.TUI, stdin, stdout)
 		// In the window a warning that comes while mm runs is a notice of
 		// the window, not a line on stderr over it.
 		late := tui.NewLateWarnings(warn)

@@ -64,8 +64,11 @@ type Config struct {
 	// out credentials: off unless the user's own configuration says so.
 	FetchAllowLinkLocal bool `yaml:"fetchAllowLinkLocal"`
 
-	TUI  bool `yaml:"tui"`
-	Yolo bool `yaml:"yolo"`
+	TUI bool `yaml:"tui"`
+	// TUIFlag says -tui set TUI that no file set: mm -continue alone
+	// would not open the window again.
+	TUIFlag bool `yaml:"-"`
+	Yolo    bool `yaml:"yolo"`
 	// Permissions is the deprecated predecessor of Yolo: "ask" or "auto".
 	Permissions string `yaml:"permissions"`
 

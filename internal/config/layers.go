@@ -29,6 +29,8 @@ type Options struct {
 	// Sandbox is -sandbox MODE ("" = none), a mode ValidSandboxMode
 	// accepts: above every layer.
 	Sandbox string
+	// TUI is -tui: tui true above every layer.
+	TUI bool
 	// Dir is where ./agent.yaml is looked for ("" = the current
 	// directory): `mm trust DIR`.
 	Dir string
@@ -345,6 +347,9 @@ func (c *Config) origin(key string) string {
 	}
 	if key == "sandbox.mode" && l.opts.Sandbox != "" {
 		return "flag -sandbox"
+	}
+	if key == "tui" && l.opts.TUI {
+		return "flag -tui"
 	}
 	if v, ok := env[key]; ok && l.opts.Getenv(v) != "" {
 		return "env " + v

@@ -165,6 +165,9 @@ func finish(cfg *Config, path string, nodes map[string]srcNode, opts Options, ex
 		// The caller checked the word (a usage error, not the file's).
 		cfg.Sandbox.Mode = opts.Sandbox
 	}
+	if opts.TUI {
+		cfg.TUI, cfg.TUIFlag = true, !cfg.TUI // the files' tui: true opens it again without the flag
+	}
 	if v := getenv("AGENT_BASE_URL"); v != "" {
 		cfg.BaseURL, fromEnv["baseUrl"] = v, envValue{"AGENT_BASE_URL", v}
 	}

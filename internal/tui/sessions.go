@@ -87,7 +87,7 @@ func (m *model) leavingLine() string {
 	if m.sess.ID() == "" || m.sess.failed.Load() {
 		return "[left the window mode: mm -tui opens a new one]"
 	}
-	if m.eng.Config.TUI {
+	if m.eng.Config.TUI && !m.eng.Config.TUIFlag {
 		return "[left the window mode: mm -continue goes on with this conversation]"
 	}
 	// Opened by the flag: mm -continue alone would go on in the line mode.
