@@ -40,7 +40,7 @@ func TestTUICommandTexts(t *testing.T) {
 	}
 	s.send("\x1b[F") // End
 	s.send("/config\r")
-	s.wait("tui                        false  (built-in)")
+	s.wait("tui                        true  (flag -tui)") // the window was opened by the flag
 	s.send("/context\r")
 	s.wait("system prompt")
 	s.send("/abort\r")
