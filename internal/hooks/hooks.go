@@ -375,11 +375,15 @@ func run(ctx context.Context, command, dir string, env []string, stdin []byte, t
 	procguard.NoTerminal(cmd)
 	exited := make(chan struct{})
 	var waitErr error
+	// Taken before the start: the time to the end is then never shorter
+	// than Wait's own (its delay counts from the exit), and a wait that
+	// lasted the delay is always seen (a start slow under load made it
+	// look shorter, and a denying hook's leftover child survived).
+	started := time.Now()
 	if err := procguard.StartTied(cmd, exited, func(e error) { waitErr = e }); err != nil {
 		return 0, nil, nil, err
 	}
 	pgid := cmd.Process.Pid
-	started := time.Now()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	timedOut := false
