@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -26,6 +27,15 @@ type corpusCase struct {
 	} `json:"expected"`
 	Breakage []string `json:"breakage"`
 	Note     string   `json:"note"`
+	// Provenance of a case (testdata/README.md): where it comes from, how
+	// close the text is to it, and for an issue thread the words quoted.
+	Source     string `json:"source"`
+	Provenance string `json:"provenance"`
+	Quote      string `json:"quote"`
+	Model      string `json:"model"`
+	Server     string `json:"server"`
+
+	File string `json:"-"` // the testdata file it was read from
 }
 
 type corpusRawCall struct {
@@ -36,15 +46,27 @@ type corpusRawCall struct {
 	} `json:"function"`
 }
 
-// corpusFiles is the public corpus and the cases recorded from a real
-// model here (testdata/README.md): one scoring for both.
-var corpusFiles = []string{"testdata/public.jsonl", "testdata/recorded.jsonl"}
+// corpusFiles is the public corpus, the cases recorded from a real model
+// here, and the widened corpus gathered from public sources, one file per
+// group of families (testdata/README.md): one scoring for all.
+func corpusFiles(t testing.TB) []string {
+	t.Helper()
+	widened, err := filepath.Glob("testdata/widened-*.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(widened)
+	return append([]string{"testdata/public.jsonl", "testdata/recorded.jsonl"}, widened...)
+}
 
 func loadCorpus(t *testing.T) []corpusCase {
 	t.Helper()
 	var out []corpusCase
-	for _, name := range corpusFiles {
-		out = append(out, loadCorpusFile(t, name)...)
+	for _, name := range corpusFiles(t) {
+		for _, c := range loadCorpusFile(t, name) {
+			c.File = filepath.Base(name)
+			out = append(out, c)
+		}
 	}
 	return out
 }
@@ -197,5 +219,40 @@ func TestCorpus(t *testing.T) {
 	}
 	if callPass < callRecoveryFloor {
 		t.Errorf("recovered %d call cases, below the floor of %d", callPass, callRecoveryFloor)
+	}
+}
+
+// TestCorpusProvenance checks that every case says where it comes from
+// (the issue asks for a URL and a quote, or the test file), that ids are
+// unique across the files, and that the expectation matches the kind.
+func TestCorpusProvenance(t *testing.T) {
+	seen := map[string]string{}
+	provenances := map[string]bool{"quoted": true, "completed": true, "test": true, "reproduced": true, "constructed": true, "recorded": true, "documented": true}
+	for _, c := range loadCorpus(t) {
+		where := c.File + ": " + c.ID
+		if c.ID == "" || c.Family == "" {
+			t.Errorf("%s: id and family are required", where)
+		}
+		if f, dup := seen[c.ID]; dup {
+			t.Errorf("%s: id already used in %s", where, f)
+		}
+		seen[c.ID] = c.File
+		if strings.TrimSpace(c.Source) == "" {
+			t.Errorf("%s: no source", where)
+		}
+		if !provenances[c.Provenance] {
+			t.Errorf("%s: provenance %q is not one of the README's", where, c.Provenance)
+		}
+		// The widened corpus quotes its issue threads and pages: the words
+		// the case was taken from, so that a reader can find them.
+		if strings.HasPrefix(c.File, "widened-") && (c.Provenance == "quoted" || c.Provenance == "completed") && strings.TrimSpace(c.Quote) == "" {
+			t.Errorf("%s: a %s case needs the quote it was taken from", where, c.Provenance)
+		}
+		if (c.Kind == "call") != (len(c.Expected) > 0) {
+			t.Errorf("%s: kind %s with %d expected calls", where, c.Kind, len(c.Expected))
+		}
+		if c.Content == nil && len(c.ToolCalls) == 0 {
+			t.Errorf("%s: neither content nor tool_calls", where)
+		}
 	}
 }
