@@ -59,7 +59,7 @@ func corpusFiles(t testing.TB) []string {
 	return append([]string{"testdata/public.jsonl", "testdata/recorded.jsonl"}, widened...)
 }
 
-func loadCorpus(t *testing.T) []corpusCase {
+func loadCorpus(t testing.TB) []corpusCase {
 	t.Helper()
 	var out []corpusCase
 	for _, name := range corpusFiles(t) {
@@ -71,12 +71,12 @@ func loadCorpus(t *testing.T) []corpusCase {
 	return out
 }
 
-func loadCorpusFile(t *testing.T, name string) []corpusCase {
+func loadCorpusFile(t testing.TB, name string) []corpusCase {
 	return loadJSONL[corpusCase](t, name)
 }
 
 // loadJSONL reads a file of one JSON object per line (blank lines skipped).
-func loadJSONL[T any](t *testing.T, path string) []T {
+func loadJSONL[T any](t testing.TB, path string) []T {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -104,7 +104,7 @@ func loadJSONL[T any](t *testing.T, path string) []T {
 }
 
 // input builds the assistant message a server would have returned.
-func (c corpusCase) input(t *testing.T) Input {
+func (c corpusCase) input(t testing.TB) Input {
 	in := Input{FinishReason: c.FinishReason, Tools: toolsFor(t, c.Tools...)}
 	if c.Content != nil {
 		in.Content = *c.Content
@@ -132,93 +132,184 @@ func sameJSON(a, b []byte) bool {
 	return reflect.DeepEqual(x, y)
 }
 
-// callRecoveryFloor is the recovery rate over the public call cases this
-// layer reaches; the test fails if a change lowers it.
-const callRecoveryFloor = 87
+// The bar the issue sets for the whole corpus: at least 99 % of the call
+// and reject cases recovered or precisely corrected, and no call ever run
+// on a reject or a negative.
+const corpusFloorPercent = 99.0
 
-func TestCorpus(t *testing.T) {
-	cases := loadCorpus(t)
-	type tally struct{ pass, total int }
-	families := map[string]*tally{}
-	var callPass, callTotal, wrongRuns, noCorrection, negRejections int
-	for _, c := range cases {
-		in := c.input(t)
-		res := Recover(in)
-		ok := true
-		why := ""
-		switch c.Kind {
-		case "call":
-			callTotal++
-			if len(res.Calls) != len(c.Expected) {
-				ok, why = false, fmt.Sprintf("%d calls, want %d", len(res.Calls), len(c.Expected))
-			} else {
-				for k, e := range c.Expected {
-					g := res.Calls[k]
-					if g.Name != e.Name || !sameJSON(g.Arguments, e.Arguments) {
-						ok, why = false, fmt.Sprintf("call %d: got %s %s, want %s %s", k, g.Name, g.Arguments, e.Name, e.Arguments)
-						break
-					}
-				}
-			}
-			if ok {
-				callPass++
-			}
-		case "reject", "negative":
-			if len(res.Calls) > 0 {
-				ok, why = false, fmt.Sprintf("ran %d call(s): %s %s", len(res.Calls), res.Calls[0].Name, res.Calls[0].Arguments)
-				wrongRuns += len(res.Calls)
-			}
-			if c.Kind == "reject" && len(res.Rejections) == 0 {
-				ok, why = false, "no correction for the model"
-				noCorrection++
-			}
-			if c.Kind == "negative" {
-				// The text is the answer: nothing sent back to the model,
-				// and the user sees it.
-				if len(res.Rejections) > 0 {
-					ok, why = false, "negative answered with a correction: "+res.Rejections[0].Reason
-					negRejections++
-				}
-				if strings.TrimSpace(res.Text) == "" {
-					ok, why = false, "the answer text is empty"
-				}
-			}
-		default:
-			t.Fatalf("%s: unknown kind %q", c.ID, c.Kind)
+// outcome is how one case fared.
+type outcome struct {
+	c   corpusCase
+	ok  bool
+	why string
+	// runs counts the calls that would run on a reject or negative case.
+	runs int
+}
+
+// scoreCase lets Recover decide on one case and compares with what the
+// case expects (testdata/README.md, "How a test scores a case").
+func scoreCase(t testing.TB, c corpusCase) outcome {
+	in := c.input(t)
+	res := Recover(in)
+	o := outcome{c: c, ok: true}
+	switch c.Kind {
+	case "call":
+		if len(res.Calls) != len(c.Expected) {
+			o.ok, o.why = false, fmt.Sprintf("%d calls, want %d", len(res.Calls), len(c.Expected))
+			break
 		}
-		f := families[c.Family]
-		if f == nil {
-			f = &tally{}
-			families[c.Family] = f
+		for k, e := range c.Expected {
+			g := res.Calls[k]
+			if g.Name != e.Name || !sameJSON(g.Arguments, e.Arguments) {
+				o.ok, o.why = false, fmt.Sprintf("call %d: got %s %s, want %s %s", k, g.Name, g.Arguments, e.Name, e.Arguments)
+				break
+			}
 		}
-		f.total++
-		if ok {
-			f.pass++
-		} else {
-			t.Logf("FAIL %s (%s, %v): %s", c.ID, c.Kind, c.Breakage, why)
+	case "reject", "negative":
+		if len(res.Calls) > 0 {
+			o.ok, o.why = false, fmt.Sprintf("ran %d call(s): %s %s", len(res.Calls), res.Calls[0].Name, res.Calls[0].Arguments)
+			o.runs = len(res.Calls)
+		}
+		if c.Kind == "reject" && len(res.Rejections) == 0 {
+			o.ok, o.why = false, "no correction for the model"
+		}
+		if c.Kind == "negative" {
+			// The text is the answer: nothing sent back to the model,
+			// and the user sees it.
+			if len(res.Rejections) > 0 {
+				o.ok, o.why = false, "negative answered with a correction: "+res.Rejections[0].Reason
+			}
+			if strings.TrimSpace(res.Text) == "" {
+				o.ok, o.why = false, "the answer text is empty"
+			}
+		}
+	default:
+		t.Fatalf("%s: unknown kind %q", c.ID, c.Kind)
+	}
+	return o
+}
+
+// familyScore is one row of the report: cases of each kind and how many
+// passed.
+type familyScore struct {
+	name                    string
+	call, reject, negative  int
+	callOK, rejectOK, negOK int
+	files                   map[string]bool
+}
+
+func (f *familyScore) add(o outcome) {
+	switch o.c.Kind {
+	case "call":
+		f.call++
+		if o.ok {
+			f.callOK++
+		}
+	case "reject":
+		f.reject++
+		if o.ok {
+			f.rejectOK++
+		}
+	default:
+		f.negative++
+		if o.ok {
+			f.negOK++
 		}
 	}
-	names := make([]string, 0, len(families))
-	for n := range families {
+	f.files[o.c.File] = true
+}
+
+// corpusTable is the per-family report of docs/tool-calls.md, made from
+// the cases themselves so that the page cannot drift from the corpus.
+func corpusTable(outs []outcome) string {
+	fams := map[string]*familyScore{}
+	total := &familyScore{name: "**total**", files: map[string]bool{}}
+	for _, o := range outs {
+		f := fams[o.c.Family]
+		if f == nil {
+			f = &familyScore{name: o.c.Family, files: map[string]bool{}}
+			fams[o.c.Family] = f
+		}
+		f.add(o)
+		total.add(o)
+	}
+	names := make([]string, 0, len(fams))
+	for n := range fams {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		t.Logf("%-16s %2d/%2d", n, families[n].pass, families[n].total)
+	var b strings.Builder
+	b.WriteString("| family | cases | calls recovered | rejects corrected | negatives left alone | from |\n|---|---|---|---|---|---|\n")
+	row := func(f *familyScore) {
+		files := make([]string, 0, len(f.files))
+		for n := range f.files {
+			files = append(files, strings.TrimSuffix(strings.TrimPrefix(n, "widened-"), ".jsonl"))
+		}
+		sort.Strings(files)
+		from := strings.Join(files, ", ")
+		if f == total {
+			from = ""
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s |\n", f.name, f.call+f.reject+f.negative,
+			ratio(f.callOK, f.call), ratio(f.rejectOK, f.reject), ratio(f.negOK, f.negative), from)
 	}
-	rate := 100 * float64(callPass) / float64(max(callTotal, 1))
-	t.Logf("call cases recovered: %d/%d (%.1f%%); calls run on reject+negative cases: %d", callPass, callTotal, rate, wrongRuns)
+	for _, n := range names {
+		row(fams[n])
+	}
+	row(total)
+	return b.String()
+}
+
+func ratio(ok, n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%d/%d", ok, n)
+}
+
+func scoreCorpus(t testing.TB) []outcome {
+	var outs []outcome
+	for _, c := range loadCorpus(t) {
+		outs = append(outs, scoreCase(t, c))
+	}
+	return outs
+}
+
+func TestCorpus(t *testing.T) {
+	outs := scoreCorpus(t)
+	var scored, good, wrongRuns, noCorrection, negRejections int
+	for _, o := range outs {
+		if !o.ok {
+			t.Logf("FAIL %s %s (%s, %v): %s", o.c.File, o.c.ID, o.c.Kind, o.c.Breakage, o.why)
+		}
+		wrongRuns += o.runs
+		if o.c.Kind != "negative" {
+			scored++
+			if o.ok {
+				good++
+			}
+		}
+		if o.c.Kind == "reject" && !o.ok && o.runs == 0 {
+			noCorrection++
+		}
+		if o.c.Kind == "negative" && !o.ok && o.runs == 0 {
+			negRejections++
+		}
+	}
+	t.Logf("\n%s", corpusTable(outs))
+	rate := 100 * float64(good) / float64(max(scored, 1))
+	t.Logf("%d cases; call and reject cases recovered or corrected: %d/%d (%.1f%%); calls run on reject+negative cases: %d", len(outs), good, scored, rate, wrongRuns)
 	if wrongRuns != 0 {
 		t.Errorf("%d call(s) would run on reject or negative cases; must be 0", wrongRuns)
+	}
+	if negRejections != 0 {
+		t.Errorf("%d negative case(s) were not left as the answer", negRejections)
 	}
 	if noCorrection != 0 {
 		t.Errorf("%d reject case(s) produced no correction", noCorrection)
 	}
-	if negRejections != 0 {
-		t.Errorf("%d negative case(s) produced a correction instead of an answer", negRejections)
-	}
-	if callPass < callRecoveryFloor {
-		t.Errorf("recovered %d call cases, below the floor of %d", callPass, callRecoveryFloor)
+	if rate < corpusFloorPercent {
+		t.Errorf("recovered or corrected %.1f%% of the call and reject cases, below the floor of %.0f%%", rate, corpusFloorPercent)
 	}
 }
 
@@ -254,5 +345,32 @@ func TestCorpusProvenance(t *testing.T) {
 		if c.Content == nil && len(c.ToolCalls) == 0 {
 			t.Errorf("%s: neither content nor tool_calls", where)
 		}
+	}
+}
+
+// TestCorpusTableInDocs keeps the report in docs/tool-calls.md true: its
+// table between the corpus-table markers is the one the corpus gives now.
+// MM_UPDATE_DOCS=1 rewrites it.
+func TestCorpusTableInDocs(t *testing.T) {
+	const page = "../../docs/tool-calls.md"
+	const open, close = "<!-- corpus-table: made by TestCorpusTableInDocs -->\n", "<!-- /corpus-table -->"
+	doc, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	i, j := strings.Index(s, open), strings.Index(s, close)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no corpus table between %q and %q", page, strings.TrimSpace(open), close)
+	}
+	want := corpusTable(scoreCorpus(t))
+	if got := s[i+len(open) : j]; got != want {
+		if os.Getenv("MM_UPDATE_DOCS") == "1" {
+			if err := os.WriteFile(page, []byte(s[:i+len(open)]+want+s[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("the corpus table in %s is not the corpus's (MM_UPDATE_DOCS=1 go test ./internal/toolcall -run TestCorpusTableInDocs rewrites it):\n%s", page, want)
 	}
 }
