@@ -43,3 +43,36 @@ func BenchmarkRecover(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCorpus runs Recover over every case of the corpus (all files):
+// the time per case, and the figures as metrics — the share of
+// call and reject cases recovered or corrected, and the calls that would
+// run on reject and negative cases (must be 0).
+func BenchmarkCorpus(b *testing.B) {
+	cases := loadCorpus(b)
+	ins := make([]Input, len(cases))
+	for i, c := range cases {
+		ins[i] = c.input(b)
+	}
+	var scored, good, wrong int
+	for _, c := range cases {
+		o := scoreCase(b, c)
+		wrong += o.runs
+		if c.Kind != "negative" {
+			scored++
+			if o.ok {
+				good++
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, in := range ins {
+			Recover(in)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ins)), "ns/case")
+	b.ReportMetric(100*float64(good)/float64(max(scored, 1)), "%recovered")
+	b.ReportMetric(float64(wrong), "wrong-runs")
+}
