@@ -96,5 +96,8 @@ func (ts *toolset) resolve(raw string) string {
 			return target
 		}
 	}
+	if d := doubledName(s); d != "" {
+		return ts.resolve(d)
+	}
 	return ""
 }
