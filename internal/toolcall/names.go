@@ -96,7 +96,7 @@ func (ts *toolset) resolve(raw string) string {
 			return target
 		}
 	}
-	if d := doubledName(s); d != "" {
+	if d := repeatedName(s); d != "" {
 		return ts.resolve(d)
 	}
 	return ""

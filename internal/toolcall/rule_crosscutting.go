@@ -6,7 +6,7 @@ import (
 
 // Rules for faults that cut across the model formats (testdata/README.md,
 // "What the expectations assume"): a call that names a tool and nothing
-// else, a name doubled by a stream accumulator, call syntax that is the
+// else, a name repeated by a stream accumulator, call syntax that is the
 // content of a harmony JSON body or of a code block, and a call reported as
 // already run with a few words between the verb and the call.
 
@@ -37,19 +37,19 @@ func nameOnlyCall(v any) (candidate, bool) {
 	return candidate{name: name, notes: []string{"name-only call"}}, true
 }
 
-// doubledName reads a tool name written twice in a row (bashbash): OpenAI
-// streaming sends the name once, in the first delta of a call, and a client
-// that appends every delta's name doubles it when a server re-sends it
-// (open-webui#22235). It returns the single name, or "".
-func doubledName(s string) string {
-	if len(s) < 2 || len(s)%2 != 0 {
-		return ""
+// repeatedName reads a tool name written several times in a row
+// (bashbash, read_fileread_fileread_file): OpenAI streaming sends the name
+// once, in the first delta of a call, and a client that appends every
+// delta's name repeats it when a server re-sends it in each chunk
+// (vllm#14951, vllm#13078, open-webui#22235). It returns the name once, or
+// "" when the text is not one piece repeated.
+func repeatedName(s string) string {
+	for p := 1; p <= len(s)/2; p++ {
+		if len(s)%p == 0 && strings.Repeat(s[:p], len(s)/p) == s {
+			return s[:p]
+		}
 	}
-	h := len(s) / 2
-	if s[:h] != s[h:] {
-		return ""
-	}
-	return s[:h]
+	return ""
 }
 
 // harmonyJSONBodyEnd is where a harmony body given as JSON ends: the

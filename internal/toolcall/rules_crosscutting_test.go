@@ -56,11 +56,13 @@ func TestRuleNameOnlyCall(t *testing.T) {
 	}
 }
 
-// doubledName: a declared name written twice is that name; anything else
-// doubled is not guessed.
-func TestRuleDoubledName(t *testing.T) {
+// repeatedName: a declared name written several times is that name;
+// anything else repeated, or two names glued, is not guessed.
+func TestRuleRepeatedName(t *testing.T) {
 	checkCalls(t, "bashbash", recoverCall(t, "bashbash", `{"command":"ls"}`), call{"bash", `{"command":"ls"}`})
 	checkCalls(t, "read_fileread_file", recoverCall(t, "read_fileread_file", `{"path":"a"}`), call{"read_file", `{"path":"a"}`})
+	checkCalls(t, "bash x3", recoverCall(t, "bashbashbash", `{"command":"ls"}`), call{"bash", `{"command":"ls"}`})
+	checkRejected(t, "bashread_file", recoverCall(t, "bashread_file", `{"command":"ls"}`), false, "no tool named")
 	checkRejected(t, "bashbas", recoverCall(t, "bashbas", `{"command":"ls"}`), false, "no tool named")
 	checkRejected(t, "globglob", recoverCall(t, "GlobGlob", `{"pattern":"*"}`), false, "no tool named")
 }
