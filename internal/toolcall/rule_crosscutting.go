@@ -16,8 +16,10 @@ import (
 // it out has still called the tool (openclaw#55039, ollama#11509), so the
 // call is answered with a correction that names the missing argument. It is
 // strict: the object holds only the name (and the OpenAI id/type fields), so
-// JSON data with a name key (a package manifest) is never read as a call,
-// and outside call markup it is never tried at all.
+// JSON data with a name key (a package manifest) is never read as a call;
+// it must be the only object in the markup, so that a list of names (the
+// <tools> listing of a prompt repeated back) is data; and outside call
+// markup it is never tried at all.
 func nameOnlyCall(v any) (candidate, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {

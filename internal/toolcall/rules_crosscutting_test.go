@@ -47,6 +47,7 @@ func TestRuleNameOnlyCall(t *testing.T) {
 		`{"name": "bash"}`,
 		"```json\n{\"name\": \"bash\"}\n```",
 		`<tool_call>{"name": "bash", "version": "5.2"}</tool_call>`,
+		`<tools>[{"name": "bash"}, {"name": "read_file"}]</tools>`,
 		"Ollama no longer parses `<tool_call>{\"name\": \"bash\"}</tool_call>`.",
 	} {
 		res := recoverText(t, s)
