@@ -78,10 +78,15 @@ func scanContent(s string, ts *toolset) *scan {
 	sc.reasoning = reasoningRegions(s)
 	skip := append([]region(nil), sc.reasoning...)
 
+	// Code fenced as another language and here-documents are read first:
+	// harmony written there (a Python string that builds a message) is code.
+	code := codeRegions(s)
+	code = append(code, heredocRegions(s)...)
+
 	harm := harmonyMessages(s)
 	var finals []string
 	for _, m := range harm {
-		if inRegions(sc.reasoning, m.start) {
+		if inRegions(sc.reasoning, m.start) || inRegions(code, m.start) {
 			continue
 		}
 		if isToolRecipient(m.recipient) {
@@ -101,8 +106,6 @@ func scanContent(s string, ts *toolset) *scan {
 		// The header and end token of a visible message are not text.
 		sc.harmonyThought = append(sc.harmonyThought, region{m.start, m.bodyStart}, region{m.bodyEnd, m.end})
 	}
-	code := codeRegions(s)
-	code = append(code, heredocRegions(s)...)
 	skip = append(skip, code...)
 	skip = append(skip, inlineCodeRegions(blank(s, code))...)
 	sc.skip = mergeRegions(skip)

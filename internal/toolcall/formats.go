@@ -208,6 +208,9 @@ func callsFrom(v any, notes []string, format string, strong bool) ([]candidate, 
 			e = openAIShape(e)
 		}
 		c, ok := callObject(e)
+		if !ok && strong && len(list) == 1 {
+			c, ok = nameOnlyCall(e)
+		}
 		if !ok {
 			return nil, false
 		}

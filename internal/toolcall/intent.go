@@ -95,7 +95,7 @@ func notIntended(before, after string) bool {
 	before, after = norm(before), norm(after)
 	// The lead-in ends at the call, not at the fence opened for it.
 	before = strings.TrimSpace(fenceTailRe().ReplaceAllString(before, ""))
-	if notMadeEndRe().MatchString(before) || pastEndRe().MatchString(before) {
+	if notMadeEndRe().MatchString(before) || pastEndRe().MatchString(before) || pastWithEndRe().MatchString(before) {
 		return true
 	}
 	for _, w := range []string{before, after} {

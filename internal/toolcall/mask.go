@@ -317,7 +317,11 @@ func harmonyMessages(s string) []harmonyMsg {
 		// The body runs to the next end token or message start.
 		be := len(s)
 		endTok := ""
-		for k := msg.bodyStart; k < len(s); {
+		from := msg.bodyStart
+		if isToolRecipient(msg.recipient) {
+			from = harmonyJSONBodyEnd(s, msg.bodyStart)
+		}
+		for k := from; k < len(s); {
 			x := strings.Index(s[k:], "<|")
 			if x < 0 {
 				break

@@ -96,5 +96,8 @@ func (ts *toolset) resolve(raw string) string {
 			return target
 		}
 	}
+	if d := repeatedName(s); d != "" {
+		return ts.resolve(d)
+	}
 	return ""
 }
