@@ -90,6 +90,10 @@ func TestNestedMarkupInValueRule(t *testing.T) {
 	checkCalls(t, "call markup inside content",
 		recoverText(t, "<tool_call>\n<function=write_file>\n<parameter=path>\nd.md\n</parameter>\n<parameter=content>\nExample:\n"+inner+"\n</parameter>\n</function>\n</tool_call>"),
 		call{"write_file", `{"path":"d.md","content":"Example:\n` + strings.ReplaceAll(inner, "\n", `\n`) + `"}`})
+	two := inner + "\nthen\n" + strings.ReplaceAll(inner, "ls", "pwd")
+	checkCalls(t, "two blocks inside content",
+		recoverText(t, "<function=write_file>\n<parameter=path>\nd.md\n</parameter>\n<parameter=content>\n"+two+"\n</parameter>\n</function>"),
+		call{"write_file", `{"path":"d.md","content":"` + strings.ReplaceAll(two, "\n", `\n`) + `"}`})
 	// Near miss: a value whose closer is missing, followed by the next
 	// call: two calls, as before (identical calls would be merged).
 	next := strings.ReplaceAll(inner, "ls", "pwd")
