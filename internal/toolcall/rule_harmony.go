@@ -122,7 +122,7 @@ func strippedHeaderAt(s string, j int) bool {
 // message boundary (<|start|>, <|end|>, <|return|>) is blanked before the
 // reply is split into messages.
 func harmonyQuotedTokens(s string) string {
-	if !strings.Contains(s, "`") {
+	if !strings.Contains(s, "`") || !strings.Contains(s, "<|message|>") {
 		return s
 	}
 	code := codeRegions(s)
