@@ -83,7 +83,7 @@ func scanContent(s string, ts *toolset) *scan {
 	code := codeRegions(s)
 	code = append(code, heredocRegions(s)...)
 
-	harm := harmonyMessages(s)
+	harm := harmonyMessages(harmonyQuotedTokens(s))
 	var finals []string
 	for _, m := range harm {
 		if inRegions(sc.reasoning, m.start) || inRegions(code, m.start) {
@@ -487,7 +487,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 	sc.text = tidy(b.String())
 }
 
-var thinkTagsRe = lazyRegexp(`(?i)</?(think|thinking|reasoning)>|\[/?THINK\]`)
+var thinkTagsRe = lazyRegexp(`(?i)</?(seed:)?(think|thinking|reasoning)>|\[/?THINK\]`)
 
 // fenceOpenerBefore moves a call's start back over the fence line that
 // opens it (```json), so that the fence goes with the call.
@@ -511,6 +511,9 @@ func fenceOpenerBefore(s string, start int) int {
 // value: a template for the user, not a call.
 func allPlaceholders(g group) bool {
 	for _, c := range g.cands {
+		if templateName(c.name) {
+			continue
+		}
 		m, ok := c.args.(map[string]any)
 		if !ok || !hasPlaceholder(m) {
 			return false
@@ -531,7 +534,7 @@ func holdsMarkup(s string) bool {
 }
 
 var (
-	leftoverTagRe = lazyRegexp(`(?i)</?(tool_call|tool_calls|tools|tool|function_call|functioncall|function_calls|response|json|xml)>|\[(TOOL_CALLS|TOOL_REQUEST|END_TOOL_REQUEST|/TOOL_CALLS)\]|<tool_call\|>|<\|tool_call>`)
+	leftoverTagRe = lazyRegexp(`(?i)</?(seed:tool_call|tool_call|tool_calls|tools|tool|function_call|functioncall|function_calls|response|json|xml)>|\[(TOOL_CALLS|TOOL_REQUEST|END_TOOL_REQUEST|/TOOL_CALLS)\]|<tool_call\|>|<\|tool_call>`)
 	blankLinesRe  = lazyRegexp(`\n[ \t]*\n(\s*\n)+`)
 )
 

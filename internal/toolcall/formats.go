@@ -371,7 +371,9 @@ func bodyCandidate(name, body, format string) candidate {
 // harmonyCall reads a harmony message addressed to a tool.
 func (sc *scan) harmonyCall(m harmonyMsg) {
 	body := sc.s[m.bodyStart:m.bodyEnd]
-	c := bodyCandidate(m.recipient, body, "harmony")
+	name, notes := harmonyRecipient(sc.ts, m.recipient)
+	c := bodyCandidate(name, body, "harmony")
+	c.notes = append(notes, c.notes...)
 	sc.groups = append(sc.groups, group{start: m.start, end: sc.closers(m.end), cands: []candidate{c}})
 }
 
@@ -379,17 +381,16 @@ func (sc *scan) harmonyCall(m harmonyMsg) {
 // …commentary to=functions.NAME json{…}.
 func (sc *scan) strippedHarmony(j int) (group, bool) {
 	s := sc.s
+	if !strippedHeaderAt(s, j) {
+		return group{}, false
+	}
 	p := j + len("to=")
 	e := p
 	for e < len(s) && (isIdent(s[e]) || s[e] == '.' || s[e] == '-') {
 		e++
 	}
-	q := skipSpace(s, e)
-	for _, t := range []string{"<|constrain|>", "json", "<|message|>"} {
-		if strings.HasPrefix(s[q:], t) {
-			q = skipSpace(s, q+len(t))
-		}
-	}
+	q := skipContentType(s, skipSpace(s, e))
+	e -= gluedContentType(sc.ts, s[p:e])
 	if q >= len(s) || s[q] != '{' {
 		return group{}, false
 	}

@@ -321,10 +321,13 @@ func valueEnd(s string, p int, closer string) (int, int, bool) {
 			break
 		}
 		j += k
-		if t, ok := readTag(s, j); ok && t.close && t.name == closer {
+		if t, ok := readTag(s, j); ok && t.close && (t.name == closer || driftedCloser(t.name, closer)) {
 			return j, t.end, true
 		}
 		if structural(s, j) {
+			if e, next, ok := nestedValueEnd(s, j, closer); ok {
+				return e, next, true
+			}
 			return j, j, false
 		}
 		k = j + 1

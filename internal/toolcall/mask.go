@@ -74,6 +74,7 @@ func reasoningRegions(s string) []region {
 	if strings.Contains(s, "<|channel>") || strings.Contains(s, "<channel|>") {
 		out = append(out, pairRegions(s, gemmaThoughtOpn(), gemmaThoughtCls())...)
 	}
+	out = append(out, seedThinkRegions(s)...)
 	return out
 }
 
@@ -300,6 +301,8 @@ func harmonyMessages(s string) []harmonyMsg {
 			if nl := strings.LastIndexByte(s[pos:m], '\n'); nl >= 0 {
 				hs = pos + nl + 1
 			}
+		} else {
+			hs = harmonyRoleRecipient(s, pos, hs)
 		}
 		header := s[hs:m]
 		msg := harmonyMsg{start: hs, bodyStart: m + len("<|message|>")}

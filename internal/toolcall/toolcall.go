@@ -167,6 +167,9 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 		display = c.name
 	}
 	display = echoName(display)
+	if c.fromText && templateName(c.name) {
+		return nil, nil, true
+	}
 	if c.fail == failEOF {
 		return nil, &Rejection{Name: c.name, Truncated: true, Reason: neverClosesReason(ts.resolve(c.name), display)}, false
 	}
