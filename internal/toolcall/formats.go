@@ -72,6 +72,9 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 		return group{start: start, end: len(s), cands: cs}, true
 	}
 	m, _ := r.v.(map[string]any)
+	if strong {
+		m = firstCallMap(r.v)
+	}
 	name, _ := m["name"].(string)
 	_, hasArgs := m["arguments"]
 	_, hasParams := m["parameters"]
@@ -94,6 +97,9 @@ func callObject(v any) (candidate, bool) {
 		return candidate{}, false
 	}
 	name, ok := m["name"].(string)
+	if !ok {
+		name, ok = cohereName(m)
+	}
 	if !ok || strings.TrimSpace(name) == "" {
 		return candidate{}, false
 	}
@@ -208,6 +214,9 @@ func callsFrom(v any, notes []string, format string, strong bool) ([]candidate, 
 			e = openAIShape(e)
 		}
 		c, ok := callObject(e)
+		if !ok && strong {
+			c, ok = markedNameOnly(e)
+		}
 		if !ok {
 			return nil, false
 		}
@@ -486,7 +495,10 @@ func (sc *scan) bracket(j int) (group, bool) {
 		return sc.wrapped(j, j+len("[TOOL_REQUEST]"), false)
 	}
 	if isPyListStart(s, j) {
-		return sc.pyList(j, j, false)
+		if g, ok := sc.pyList(j, j, false); ok {
+			return g, ok
+		}
+		return sc.pyWholeReply(j)
 	}
 	return sc.jsonAt(j, j, false)
 }
@@ -803,7 +815,7 @@ func (sc *scan) pyOwnLine(j int) (group, bool) {
 		}
 	}
 	name := strings.TrimSuffix(s[b:j], ".call")
-	if sc.ts.resolve(name) == "" {
+	if sc.ts.resolve(name) == "" && !sc.inToolCode(b) {
 		return group{}, false
 	}
 	c, end, ok := pyArgs(s, name, j)

@@ -74,6 +74,7 @@ func reasoningRegions(s string) []region {
 	if strings.Contains(s, "<|channel>") || strings.Contains(s, "<channel|>") {
 		out = append(out, pairRegions(s, gemmaThoughtOpn(), gemmaThoughtCls())...)
 	}
+	out = append(out, cohereReasoning(s)...)
 	return out
 }
 
