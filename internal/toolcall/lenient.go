@@ -665,6 +665,16 @@ func (p *lenient) array() []any {
 		case ']':
 			p.i++
 			return a
+		case '{':
+			// Rule "list_missing_comma": two objects with no comma between
+			// them, as Ollama's Command R parser accepts in an action list
+			// (TestCohereParseMalformedActions): the next item starts here.
+			if _, ok := v.(map[string]any); ok {
+				p.note("missing comma between list items")
+				continue
+			}
+			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" in a list")
+			return a
 		default:
 			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" in a list")
 			return a

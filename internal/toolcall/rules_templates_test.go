@@ -114,3 +114,11 @@ func TestRuleUnclosedListInMarkup(t *testing.T) {
 		{label: "near miss: unreadable list in prose", answer: true, content: "Shape: [{\"name\": \"...\", \"arguments\": {...}}] and so on."},
 	})
 }
+
+func TestRuleListMissingComma(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "two calls glued in a list", content: "<|START_ACTION|>[{\"tool_name\": \"read_file\", \"parameters\": {\"path\": \"a\"}}{\"tool_name\": \"bash\", \"parameters\": {\"command\": \"ls\"}}]<|END_ACTION|>",
+			want: []call{{"read_file", `{"path":"a"}`}, {"bash", `{"command":"ls"}`}}},
+		{label: "near miss: glued records are data", answer: true, content: "Found [{\"name\": \"alice\"}{\"name\": \"bob\"}] in the file."},
+	})
+}
