@@ -860,7 +860,7 @@ func pyArgs(s, name string, p int) (candidate, int, bool) {
 			key := m[1]
 			p = skipSpace(s, p+len(key))
 			p++ // =
-			r := readValue(s, p, true)
+			r := pyStringValue(s, p, readValue(s, p, true))
 			if r.fail != failNone {
 				c.fail, c.msg, c.key = r.fail, r.msg, r.key
 				if r.fail == failSyntax {

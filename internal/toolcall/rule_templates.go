@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 )
@@ -289,4 +290,72 @@ func firstCallMap(v any) map[string]any {
 		}
 	}
 	return nil
+}
+
+// pyStringValue is rule "python_unescaped_quote" (vLLM's lfm2 parser test
+// NESTED_QUOTE_FUNCTION_OUTPUT: bash(command='sed -n '360,450p' f.py')): a
+// string argument that closed where no , or ) follows was cut at a quote
+// of the same style inside it; read again with the unescaped-quote rule,
+// it is kept when it then ends where an argument ends.
+func pyStringValue(s string, p int, r readResult) readResult {
+	if _, ok := r.v.(string); !ok || r.fail != failNone || pyArgEnd(s, r.end) {
+		return r
+	}
+	h := readPass(s, p, true, true)
+	if _, ok := h.v.(string); ok && h.fail == failNone && pyArgEnd(s, h.end) {
+		h.notes = append(h.notes, "unescaped quote in a string")
+		return h
+	}
+	// Quotes of both kinds nested in the value (a python -c payload in a
+	// shell command): the string runs to the first quote of its style after
+	// which the argument ends; \' inside it is a quote.
+	o := skipSpace(s, p)
+	q := s[o]
+	if q != '\'' && q != '"' {
+		return r
+	}
+	for k := r.end; k < len(s); k++ {
+		if s[k] == q && s[k-1] != '\\' && pyArgEnd(s, k+1) {
+			v := strings.ReplaceAll(s[o+1:k], "\\"+string(q), string(q))
+			notes := append(append([]string(nil), r.notes...), "unescaped quote in a string")
+			return readResult{v: v, end: k + 1, notes: notes}
+		}
+	}
+	return r
+}
+
+// pyArgEnd: at s[i], after spaces, an argument ends — the end of the
+// text, a comma and the next keyword (k=), or the call's ) followed by what
+// may follow a call (the end, , ] ; a newline or a token).
+func pyArgEnd(s string, i int) bool {
+	i = skipSpace(s, i)
+	if i >= len(s) {
+		return true
+	}
+	switch s[i] {
+	case ',':
+		return kwRe().MatchString(s[skipSpace(s, i+1):min(len(s), i+101)])
+	case ')':
+		k := i + 1
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+			k++
+		}
+		return k >= len(s) || strings.IndexByte(",];\r\n<", s[k]) >= 0
+	}
+	return false
+}
+
+// paddedInt returns the zero-padded integer t (digits only) read up to j
+// as its decimal value (rule "python_zero_padded_int").
+func (p *lenient) paddedInt(j int, neg bool, t string) (json.Number, bool) {
+	t = strings.TrimLeft(t, "0")
+	if t == "" {
+		t = "0"
+	}
+	if neg && t != "0" {
+		t = "-" + t
+	}
+	p.note("zero-padded integer")
+	p.i = j
+	return json.Number(t), true
 }

@@ -122,3 +122,19 @@ func TestRuleListMissingComma(t *testing.T) {
 		{label: "near miss: glued records are data", answer: true, content: "Found [{\"name\": \"alice\"}{\"name\": \"bob\"}] in the file."},
 	})
 }
+
+func TestRulePythonUnescapedQuote(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "same-style quotes nested", content: "[bash(command='sed -n '360,450p' f.py')]", want: []call{{"bash", `{"command":"sed -n '360,450p' f.py"}`}}},
+		{label: "both styles nested", content: "[bash(command='python3 -c \"print('a')\"')]", want: []call{{"bash", `{"command":"python3 -c \"print('a')\""}`}}},
+		{label: "next keyword after the value", content: "[read_file(path='it's.txt', start=2)]", want: []call{{"read_file", `{"path":"it's.txt","start":2}`}}},
+		{label: "near miss: no end of call after the last quote", reject: "could not be read", content: "[bash(command='echo 'a' x)]"},
+	})
+}
+
+func TestRulePythonZeroPaddedInt(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "zero-padded", content: "[read_file(path='a', start=07, end=010)]", want: []call{{"read_file", `{"path":"a","start":7,"end":10}`}}},
+		{label: "near miss: a hex literal is not a padded decimal", reject: "start", content: "[read_file(path='a', start=0x1F)]"},
+	})
+}
