@@ -49,10 +49,13 @@ func mayHaveCalls(s string, ts *toolset) bool {
 	if strings.ContainsAny(s, "{<") {
 		return true
 	}
-	for _, m := range []string{"[TOOL_CALLS]", "[ARGS]", "[TOOL_REQUEST]", "THINK]", "to=", "functools", "functions.", "call:"} {
+	for _, m := range []string{"[TOOL_CALLS]", "[ARGS]", "[TOOL_REQUEST]", "THINK]", "to=", "functools", "functions.", "call:", ">>>"} {
 		if strings.Contains(s, m) {
 			return true
 		}
+	}
+	if templateMayHaveCalls(s) {
+		return true
 	}
 	// name( … ): a pythonic call to a declared tool.
 	for i := 0; i < len(s); {
@@ -120,7 +123,7 @@ func (sc *scan) walk() {
 	s := sc.s
 	ri := 0
 	for i := 0; i < len(s); {
-		j := strings.IndexAny(s[i:], "<[{(tfc")
+		j := strings.IndexAny(s[i:], "<[{(tfc>")
 		if j < 0 {
 			return
 		}
@@ -158,7 +161,12 @@ func (sc *scan) at(j int) (group, bool) {
 	case '[':
 		return sc.bracket(j)
 	case '{':
+		if g, ok := sc.functionaryBare(j); ok {
+			return g, ok
+		}
 		return sc.jsonAt(j, j, false)
+	case '>':
+		return sc.functionaryRecipient(j)
 	case '(':
 		return sc.pyOwnLine(j)
 	}
@@ -170,7 +178,7 @@ func (sc *scan) at(j int) (group, bool) {
 		return sc.strippedHarmony(j)
 	case strings.HasPrefix(s[j:], "functools"):
 		p := skipSpace(s, j+len("functools"))
-		if p < len(s) && s[p] == '[' {
+		if p < len(s) && (s[p] == '[' || s[p] == '{') {
 			sc.sawOpener = true
 			return sc.jsonAt(j, p, true)
 		}
@@ -198,6 +206,9 @@ func (sc *scan) angle(j int) (group, bool) {
 		case tkGemma:
 			sc.sawOpener = true
 			return sc.gemma(j, end, true)
+		case tkApertus:
+			sc.sawOpener = true
+			return sc.apertus(j, end)
 		case tkOutput:
 			return sc.output(j, end, strings.Contains(normTok(name), "outputs")), true
 		}

@@ -72,6 +72,9 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 		return group{start: start, end: len(s), cands: cs}, true
 	}
 	m, _ := r.v.(map[string]any)
+	if strong {
+		m = firstCallMap(r.v)
+	}
 	name, _ := m["name"].(string)
 	_, hasArgs := m["arguments"]
 	_, hasParams := m["parameters"]
@@ -94,6 +97,9 @@ func callObject(v any) (candidate, bool) {
 		return candidate{}, false
 	}
 	name, ok := m["name"].(string)
+	if !ok {
+		name, ok = cohereName(m)
+	}
 	if !ok || strings.TrimSpace(name) == "" {
 		return candidate{}, false
 	}
@@ -490,7 +496,10 @@ func (sc *scan) bracket(j int) (group, bool) {
 		return sc.wrapped(j, j+len("[TOOL_REQUEST]"), false)
 	}
 	if isPyListStart(s, j) {
-		return sc.pyList(j, j, false)
+		if g, ok := sc.pyList(j, j, false); ok {
+			return g, ok
+		}
+		return sc.pyWholeReply(j)
 	}
 	return sc.jsonAt(j, j, false)
 }
@@ -807,7 +816,7 @@ func (sc *scan) pyOwnLine(j int) (group, bool) {
 		}
 	}
 	name := strings.TrimSuffix(s[b:j], ".call")
-	if sc.ts.resolve(name) == "" {
+	if sc.ts.resolve(name) == "" && !sc.inToolCode(b) {
 		return group{}, false
 	}
 	c, end, ok := pyArgs(s, name, j)
@@ -852,7 +861,7 @@ func pyArgs(s, name string, p int) (candidate, int, bool) {
 			key := m[1]
 			p = skipSpace(s, p+len(key))
 			p++ // =
-			r := readValue(s, p, true)
+			r := pyStringValue(s, p, readValue(s, p, true))
 			if r.fail != failNone {
 				c.fail, c.msg, c.key = r.fail, r.msg, r.key
 				if r.fail == failSyntax {

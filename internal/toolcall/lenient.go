@@ -347,7 +347,13 @@ func (p *lenient) number() (json.Number, bool) {
 	txt := strings.TrimPrefix(p.s[p.i:j], "+")
 	// JSON forbids leading zeros; keep such text as it is written.
 	if t := strings.TrimPrefix(txt, "-"); len(t) > 1 && t[0] == '0' && t[1] != '.' && t[1] != 'e' && t[1] != 'E' {
-		return "", false
+		if !p.py || strings.ContainsAny(t, ".eE") {
+			return "", false
+		}
+		// Rule "python_zero_padded_int": in call syntax a zero-padded
+		// integer (month=07) means the decimal number, as vLLM's lfm2
+		// parser reads it.
+		return p.paddedInt(j, strings.HasPrefix(txt, "-"), t)
 	}
 	p.i = j
 	return json.Number(txt), true
@@ -664,6 +670,16 @@ func (p *lenient) array() []any {
 			}
 		case ']':
 			p.i++
+			return a
+		case '{':
+			// Rule "list_missing_comma": two objects with no comma between
+			// them, as Ollama's Command R parser accepts in an action list
+			// (TestCohereParseMalformedActions): the next item starts here.
+			if _, ok := v.(map[string]any); ok {
+				p.note("missing comma between list items")
+				continue
+			}
+			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" in a list")
 			return a
 		default:
 			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" in a list")

@@ -72,6 +72,9 @@ func classifyTok(n string, gemma bool) tokKind {
 		}
 		return tkNone
 	}
+	if k, ok := templateTok(n); ok {
+		return k
+	}
 	if strings.HasPrefix(n, "/") {
 		return tkCloser
 	}

@@ -75,6 +75,7 @@ func reasoningRegions(s string) []region {
 		out = append(out, pairRegions(s, gemmaThoughtOpn(), gemmaThoughtCls())...)
 	}
 	out = append(out, seedThinkRegions(s)...)
+	out = append(out, cohereReasoning(s)...)
 	return out
 }
 
