@@ -385,6 +385,10 @@ func structuredCandidates(rc RawCall, ts *toolset) []candidate {
 		return []candidate{c}
 	}
 
+	if t, ok := argsFenceHeader(text); ok {
+		text = t
+		c.notes = append(c.notes, "json fence header removed from the arguments")
+	}
 	if text == "" || text == "null" {
 		// No arguments: fine for a tool that needs none.
 		return []candidate{c}
