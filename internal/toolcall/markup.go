@@ -213,6 +213,10 @@ func readTag(s string, i int) (xtag, bool) {
 			t.end = p + 1
 			return t, true
 		}
+		if e, ok := dsmlTagEnd(s, p); ok && t.dsml {
+			t.end = e
+			return t, true
+		}
 		if strings.HasPrefix(s[p:], "/>") {
 			t.end = p + 2
 			return t, true

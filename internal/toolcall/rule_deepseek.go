@@ -87,3 +87,41 @@ func argsFenceHeader(text string) (string, bool) {
 	}
 	return t, true
 }
+
+// danglingOpener is the rule "dangling call opener": a server that parsed
+// the call into tool_calls may leave the block's opening marker at the tail
+// of the text (`…<｜DSML｜function_calls`, stdapi-ai/stdapi.ai#182). When
+// calls run, that marker is not part of the answer.
+func danglingOpener(text string) string {
+	k := strings.LastIndexByte(text, '<')
+	if k < 0 {
+		return text
+	}
+	rest := strings.TrimSpace(text[k:])
+	if len(rest) > 40 || strings.ContainsAny(rest, "\n") {
+		return text
+	}
+	cut := false
+	if name, end, gemma, ok := tokenAt(rest, 0); ok && !gemma && end == len(rest) {
+		cut = classifyTok(normTok(name), false) == tkWrapper
+	} else if q, ok := dsmlPrefix(rest, 1); ok {
+		tail := strings.TrimSuffix(strings.ToLower(rest[q:]), ">")
+		cut = tail != "" && (strings.HasPrefix("function_calls", tail) || strings.HasPrefix("tool_calls", tail))
+	}
+	if !cut {
+		return text
+	}
+	return strings.TrimSpace(text[:k])
+}
+
+// dsmlTagEnd is the rule "mangled DSML closer": DeepSeek writes a DSML tag
+// with a stray bar before its '>' (`</｜DSML｜function_calls｜>`,
+// sgl-project/sglang#25233). It reports the end of such a tag at s[p].
+func dsmlTagEnd(s string, p int) (int, bool) {
+	for _, b := range []string{"｜>", "‖>", "|>"} {
+		if strings.HasPrefix(s[p:], b) {
+			return p + len(b), true
+		}
+	}
+	return 0, false
+}

@@ -137,3 +137,39 @@ func TestRuleMissingArgumentNamed(t *testing.T) {
 		}
 	}
 }
+
+func TestRuleDanglingOpener(t *testing.T) {
+	structured := func(content string) Result {
+		return Recover(Input{Content: content, ToolCalls: []RawCall{{ID: "c0", Name: "read_file", Arguments: `{"path":"a.toml"}`}}, FinishReason: "tool_calls", Tools: toolsFor(t)})
+	}
+	for _, tc := range []struct{ content, text string }{
+		{"I'll read the configuration first.\n\n<｜DSML｜function_calls", "I'll read the configuration first."},
+		{"Reading it.<｜tool▁calls▁begin｜>", "Reading it."},
+		// Near misses: a tag that is not a call opener, and a whole tag.
+		{"Use a <div", "Use a <div"},
+		{"Reading it: <｜DSML｜invoke", "Reading it: <｜DSML｜invoke"},
+	} {
+		res := structured(tc.content)
+		checkCalls(t, tc.content, res, call{"read_file", `{"path":"a.toml"}`})
+		if res.Text != tc.text {
+			t.Errorf("%q: text %q, want %q", tc.content, res.Text, tc.text)
+		}
+	}
+	// No call: the text is the answer as written.
+	if res := recoverText(t, "The marker is <｜DSML｜function_calls"); res.Text != "The marker is <｜DSML｜function_calls" {
+		t.Errorf("text without a call changed: %q", res.Text)
+	}
+}
+
+func TestRuleMangledDSMLCloser(t *testing.T) {
+	in := "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"read_file\">\n<｜DSML｜parameter name=\"path\" string=\"true\">a.md</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls｜>"
+	res := recoverText(t, in)
+	checkCalls(t, "closer with a stray bar", res, call{"read_file", `{"path":"a.md"}`})
+	if res.Text != "" {
+		t.Errorf("text %q, want the closer gone", res.Text)
+	}
+	// Near miss: a plain tag with a bar is not a DSML tag.
+	if _, ok := readTag("<div｜>", 0); ok {
+		t.Error("<div｜> read as a tag")
+	}
+}

@@ -101,6 +101,9 @@ func Recover(in Input) Result {
 		res.Text = sc.text
 	}
 	res.Calls = dedupe(res.Calls)
+	if len(res.Calls) > 0 {
+		res.Text = danglingOpener(res.Text)
+	}
 	return res
 }
 
