@@ -325,6 +325,7 @@ func structural(s string, i int) bool {
 // valueEnd finds where a value starting at p ends: at its closer (the tag
 // named closer), which is consumed, or at the next structural tag, or at
 // the end of the text. It returns the value's end and where reading goes on.
+// A value (parameter, arg_value) may itself hold tags: templateValueEnd.
 func valueEnd(s string, p int, closer string) (int, int, bool) {
 	if closer == "parameter" || closer == "arg_value" {
 		return templateValueEnd(s, p, closer)
