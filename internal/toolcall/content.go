@@ -328,6 +328,9 @@ func (sc *scan) wrapped(start, p int, glm bool) (group, bool) {
 		if glm && (strings.HasPrefix(s[r:], "<arg_key>") || r >= len(s) || isCloserAt(s, r)) {
 			return sc.glm(start, q, e)
 		}
+		if g, ok := sc.deepseekElided(start, q, e, r); ok {
+			return g, true
+		}
 		if r < len(s) && s[r] == '{' && e > q {
 			return sc.nameThenJSON(start, q, e, r, "name then JSON")
 		}

@@ -296,6 +296,10 @@ func (sc *scan) segment(start, p int) (group, bool) {
 			case tkSep:
 				if sepAt < 0 {
 					sepAt, sepEnd = x, te
+					if e := jsonArgsEnd(s, te); e > 0 {
+						k = e
+						continue
+					}
 				}
 			case tkCloser:
 				segEnd, after = x, te

@@ -127,19 +127,26 @@ type xtag struct {
 }
 
 // dsmlPrefix skips DeepSeek's ｜DSML｜ tag prefix (also written with ASCII
-// bars or spaces).
+// bars or spaces, and, as leaked DeepSeek-V4 output shows, with ‖ or
+// doubled bars: lsdefine/GenericAgent#804).
 func dsmlPrefix(s string, p int) (int, bool) {
 	q := p
 	skipBar := func() bool {
-		if strings.HasPrefix(s[q:], "｜") {
-			q += len("｜")
-			return true
+		n := 0
+		for n < 2 {
+			switch {
+			case strings.HasPrefix(s[q:], "｜"):
+				q += len("｜")
+			case strings.HasPrefix(s[q:], "‖"):
+				q += len("‖")
+			case q < len(s) && s[q] == '|':
+				q++
+			default:
+				return n > 0
+			}
+			n++
 		}
-		if q < len(s) && s[q] == '|' {
-			q++
-			return true
-		}
-		return false
+		return true
 	}
 	skipSp := func() {
 		for q < len(s) && s[q] == ' ' {
@@ -207,6 +214,10 @@ func readTag(s string, i int) (xtag, bool) {
 		}
 		if s[p] == '>' {
 			t.end = p + 1
+			return t, true
+		}
+		if e, ok := dsmlTagEnd(s, p); ok && t.dsml {
+			t.end = e
 			return t, true
 		}
 		if strings.HasPrefix(s[p:], "/>") {
@@ -317,7 +328,11 @@ func structural(s string, i int) bool {
 // valueEnd finds where a value starting at p ends: at its closer (the tag
 // named closer), which is consumed, or at the next structural tag, or at
 // the end of the text. It returns the value's end and where reading goes on.
+// A value (parameter, arg_value) may itself hold tags: templateValueEnd.
 func valueEnd(s string, p int, closer string) (int, int, bool) {
+	if closer == "parameter" || closer == "arg_value" {
+		return templateValueEnd(s, p, closer)
+	}
 	for k := p; k < len(s); {
 		j := strings.IndexByte(s[k:], '<')
 		if j < 0 {
@@ -416,7 +431,7 @@ func readArgPairs(s string, p int) ([]kv, int) {
 		ks := q + len("<arg_key>")
 		ke, next, _ := valueEnd(s, ks, "arg_key")
 		key := strings.TrimSpace(s[ks:ke])
-		q = skipSpace(s, next)
+		q = skipStrayCloser(s, skipSpace(s, next), "arg_key")
 		var val string
 		if strings.HasPrefix(s[q:], "<arg_value>") {
 			vs := q + len("<arg_value>")

@@ -101,6 +101,9 @@ func Recover(in Input) Result {
 		res.Text = sc.text
 	}
 	res.Calls = dedupe(res.Calls)
+	if len(res.Calls) > 0 {
+		res.Text = danglingOpener(res.Text)
+	}
 	return res
 }
 
@@ -388,6 +391,10 @@ func structuredCandidates(rc RawCall, ts *toolset) []candidate {
 		return []candidate{c}
 	}
 
+	if t, ok := argsFenceHeader(text); ok {
+		text = t
+		c.notes = append(c.notes, "json fence header removed from the arguments")
+	}
 	if text == "" || text == "null" {
 		// No arguments: fine for a tool that needs none.
 		return []candidate{c}
