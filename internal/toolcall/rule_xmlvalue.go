@@ -12,7 +12,9 @@ import "strings"
 // itself holds a closer or a tag (a file whose content is XML, a TODO that
 // mentions <tool_call>: vllm-project/vllm#44060, ggml-org/llama.cpp#15904)
 // therefore ends at the first closer so placed, when one comes before the
-// next argument or the end of the call. Otherwise the value ends as before:
+// next argument or the end of the call. A closer that drifted
+// (driftedCloser) counts as one, and a whole call block in the value
+// followed by its closer is part of it (nestedValueEnd). Otherwise the value ends as before:
 // at its first closer, or, when that is missing, at the next structural tag.
 func templateValueEnd(s string, p int, closer string) (int, int, bool) {
 	firstClose, firstNext, firstStruct := -1, -1, -1
@@ -23,7 +25,7 @@ func templateValueEnd(s string, p int, closer string) (int, int, bool) {
 		}
 		j += k
 		t, ok := readTag(s, j)
-		if ok && t.close && t.name == closer {
+		if ok && t.close && (t.name == closer || driftedCloser(t.name, closer)) {
 			if closerFollowed(s, t.end) {
 				// Tags and closers seen before it are data.
 				return j, t.end, true
@@ -35,6 +37,13 @@ func templateValueEnd(s string, p int, closer string) (int, int, bool) {
 			continue
 		}
 		if structural(s, j) {
+			// A whole call block inside the value, followed by the value's
+			// own closer, is the value's text (nestedValueEnd).
+			if firstClose < 0 {
+				if e, next, ok := nestedValueEnd(s, j, closer); ok {
+					return e, next, true
+				}
+			}
 			if firstStruct < 0 {
 				firstStruct = j
 			}
