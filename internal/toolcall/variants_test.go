@@ -1,0 +1,53 @@
+package toolcall
+
+import (
+	"testing"
+)
+
+// wholeReplyOnly are the cases whose format is recognised only as the whole
+// reply, so that prose before them rightly changes the outcome: Functionary
+// v3.2's call whose leading >>> the prompt ate, and a pythonic list of
+// unknown names (rule_templates.go).
+var wholeReplyOnly = map[string]bool{"functionary-w003": true, "functionary-w006": true, "pythonic-w009": true}
+
+// TestCorpusVariants checks that the rules hold beyond the exact strings
+// of the corpus: every text case keeps its outcome with a sentence before
+// it, a closed <think> block before it, or blank lines around it — the
+// ways real replies differ from a parser test's string.
+func TestCorpusVariants(t *testing.T) {
+	variants := []struct {
+		name  string
+		apply func(string) string
+		whole bool // changes what a whole-reply format sees
+	}{
+		{"prose before", func(s string) string { return "Sure, I will do that now.\n\n" + s }, true},
+		{"think before", func(s string) string {
+			return "<think>\nThe user wants this done; the tool does it.\n</think>\n\n" + s
+		}, true},
+		{"blank lines around", func(s string) string { return "\n" + s + "\n\n" }, false},
+	}
+	n, changed := 0, 0
+	for _, c := range loadCorpus(t) {
+		// Text cases only; a cut reply runs nothing whatever comes first.
+		if c.Content == nil || len(c.ToolCalls) > 0 || c.FinishReason == "length" {
+			continue
+		}
+		if !scoreCase(t, c).ok {
+			continue // TestCorpus reports it
+		}
+		for _, v := range variants {
+			if v.whole && wholeReplyOnly[c.ID] {
+				continue
+			}
+			vc := c
+			text := v.apply(*c.Content)
+			vc.Content = &text
+			n++
+			if o := scoreCase(t, vc); !o.ok {
+				changed++
+				t.Errorf("%s %s with %s: %s", c.File, c.ID, v.name, o.why)
+			}
+		}
+	}
+	t.Logf("%d variants of the text cases, %d changed their outcome", n, changed)
+}
