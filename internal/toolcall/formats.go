@@ -100,7 +100,7 @@ func callObject(v any) (candidate, bool) {
 	if !ok {
 		name, ok = cohereName(m)
 	}
-	if !ok || strings.TrimSpace(name) == "" {
+	if !ok || strings.TrimSpace(name) == "" || callRecord(m) {
 		return candidate{}, false
 	}
 	args, hasArgs := m["arguments"]

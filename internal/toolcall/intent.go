@@ -103,7 +103,7 @@ func notIntended(before, after string) bool {
 			return true
 		}
 	}
-	return false
+	return notIntendedWide(before, after)
 }
 
 var (
@@ -134,6 +134,9 @@ func placeholderIn(v any) bool {
 			return true
 		}
 		t := strings.TrimSpace(x)
+		if schemaTypeName(t) {
+			return true
+		}
 		if strings.HasPrefix(t, "YOUR_") || strings.HasPrefix(t, "your_") {
 			return true
 		}

@@ -99,8 +99,11 @@ func strippedHeaderAt(s string, j int) bool {
 	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
 		k--
 	}
-	if k == 0 || s[k-1] == '\n' || s[k-1] == '>' {
+	if k == 0 || s[k-1] == '>' {
 		return true
+	}
+	if s[k-1] == '\n' {
+		return strippedHarmonyReply(s)
 	}
 	w := k
 	for w > 0 && isLetter(s[w-1]) {
@@ -109,7 +112,8 @@ func strippedHeaderAt(s string, j int) bool {
 	word := strings.ToLower(s[w:k])
 	for _, h := range []string{"commentary", "analysis", "assistant"} {
 		if strings.HasSuffix(word, h) {
-			return true
+			// A header word opening a line under prose is pasted text.
+			return w == 0 || s[w-1] != '\n' || strippedHarmonyReply(s)
 		}
 	}
 	return false

@@ -156,14 +156,18 @@ func (sc *scan) functionaryRecipient(j int) (group, bool) {
 	for nl < len(s) && (s[nl] == ' ' || s[nl] == '\t' || s[nl] == '\r') {
 		nl++
 	}
-	if nl >= len(s) || s[nl] != '\n' || s[p:e] == "all" {
+	if nl >= len(s) || s[nl] != '\n' || s[p:e] == "all" || insideFence(s, strings.LastIndexByte(s[:j], '\n')+1) {
 		return group{}, false
 	}
-	sc.sawOpener = true
 	q := skipSpace(s, nl+1)
 	if q < len(s) && s[q] == '{' {
-		return sc.nameThenJSON(j, p, e, q, "functionary >>>NAME")
+		g, ok := sc.nameThenJSON(j, p, e, q, "functionary >>>NAME")
+		if g, ok = functionaryGroup(s, g, ok); ok {
+			sc.sawOpener = true
+		}
+		return g, ok
 	}
+	sc.sawOpener = true
 	end := len(s)
 	if k := strings.Index(s[nl+1:], ">>>"); k >= 0 {
 		end = nl + 1 + k
@@ -202,7 +206,8 @@ func (sc *scan) functionaryBare(q int) (group, bool) {
 	if e == p || strings.TrimSpace(s[e:le]) != "" || sc.ts.resolve(s[p:e]) == "" {
 		return group{}, false
 	}
-	return sc.nameThenJSON(p, p, e, q, "functionary NAME\\n{…}")
+	g, ok := sc.nameThenJSON(p, p, e, q, "functionary NAME\\n{…}")
+	return functionaryGroup(s, g, ok)
 }
 
 // inToolCode is rule "gemma_tool_code" (Gemma's prompted function calling:
@@ -234,10 +239,15 @@ func (sc *scan) pyWholeReply(j int) (group, bool) {
 	if r := strings.TrimRight(s[:g.end], " \t\r\n"); !strings.HasSuffix(r, "]") && !strings.HasSuffix(r, "|>") {
 		return group{}, false
 	}
+	constructors := true
 	for _, c := range g.cands {
 		if _, ok := c.args.(map[string]any); !ok || c.fail != failNone {
 			return group{}, false
 		}
+		constructors = constructors && capWordsName(c.name) && sc.ts.resolve(c.name) == ""
+	}
+	if constructors {
+		return group{}, false
 	}
 	return g, true
 }

@@ -94,7 +94,11 @@ func hardStop(s string, j int, t xtag, ok bool) bool {
 		return strings.HasPrefix(s[j:], "<parameter=")
 	}
 	if t.close {
-		return t.name == "invoke" || t.name == "function" || wrapperTags[t.name]
+		// A call's closer is followed by the next tag or the end of the
+		// text; one followed by prose ("… and </function> to close the
+		// call.") is the value's text (rule "closer where the template
+		// puts one").
+		return (t.name == "invoke" || t.name == "function" || wrapperTags[t.name]) && closerEndsCall(s, t.end)
 	}
 	switch t.name {
 	case "parameter":
@@ -116,4 +120,11 @@ func skipStrayCloser(s string, q int, name string) int {
 		q = skipSpace(s, q+len(c))
 	}
 	return q
+}
+
+// closerEndsCall reports whether what follows a call's closer at s[e] is
+// what the templates put there: another tag, or the end of the text.
+func closerEndsCall(s string, e int) bool {
+	q := skipSpace(s, e)
+	return q >= len(s) || s[q] == '<'
 }

@@ -1,0 +1,113 @@
+package toolcall
+
+import "strings"
+
+// Narrowings of the recovery rules, each written from the format or the
+// markup that the red-team cases (testdata/widened-adversarial.jsonl) showed
+// being read as calls when they are not.
+
+// callRecord is rule "a call record is data" (OpenAI's function-calling
+// message shapes, Hermes' <tool_call>, Cohere's tool_use template): a call
+// object holds the name, its arguments, and at most an id and a type. An
+// object that also holds what the call gave back (result, output, status,
+// exit_code…) is a log of a call that already ran, shown to the user.
+func callRecord(m map[string]any) bool {
+	for _, k := range []string{"result", "results", "output", "outputs", "status", "exit_code", "exitCode", "returncode", "stdout", "stderr", "response", "error"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaTypeName is rule "a type name is a placeholder" (JSON Schema's type
+// keywords, json-schema.org "type"): a signature written as an object,
+// {"command": "string"}, gives each argument its type, not a value.
+func schemaTypeName(t string) bool {
+	switch t {
+	case "string", "str", "integer", "int", "number", "float", "boolean", "bool", "object", "array":
+		return true
+	}
+	return false
+}
+
+// capWordsName is rule "a class constructor is not a tool" (PEP 8: class
+// names use CapWords, function names are lower case; vLLM's pythonic
+// format is a list of function calls): [Point(x=1, y=2), …] is the repr
+// of objects. It reports whether a name is CapWords.
+func capWordsName(n string) bool {
+	if n == "" || n[0] < 'A' || n[0] > 'Z' || strings.ContainsAny(n, "_.") {
+		return false
+	}
+	for k := 1; k < len(n); k++ {
+		if n[k] >= 'a' && n[k] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedBlockLine is rule "markdown quotes and indented code are text"
+// (CommonMark 0.31.2, "Block quotes" and "Indented code blocks"): a line
+// that opens with "> " is a quotation — a file's or a user's text the
+// model repeats — and a line indented by four spaces after a blank line is
+// code, so call syntax starting on such a line is shown, not made. pos is
+// where the call starts; the text before it on its line must be only the
+// quote marker or the indent.
+func quotedBlockLine(s string, pos int) bool {
+	ls := strings.LastIndexByte(s[:pos], '\n') + 1
+	head := s[ls:pos]
+	t := strings.TrimLeft(head, " ")
+	if len(head)-len(t) <= 3 && strings.HasPrefix(t, ">") && !strings.HasPrefix(t, ">>") {
+		return strings.TrimLeft(t[1:], " \t") == "" && (len(t) == 1 || t[1] == ' ' || t[1] == '\t')
+	}
+	if strings.TrimSpace(head) != "" || !(strings.HasPrefix(head, "    ") || strings.HasPrefix(head, "\t")) || ls == 0 || insideFence(s, ls) {
+		return false
+	}
+	// An indented code block cannot interrupt a paragraph: the lines above
+	// it, back to a blank line, are code lines too, and there is prose
+	// before that blank line (a whole reply indented is not a quotation).
+	for k := ls - 1; k > 0; {
+		ps := strings.LastIndexByte(s[:k], '\n') + 1
+		line := s[ps:k]
+		if strings.TrimSpace(line) == "" {
+			return strings.TrimSpace(s[:ps]) != ""
+		}
+		if !(strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")) {
+			return false
+		}
+		k = ps - 1
+	}
+	return false
+}
+
+// strippedHarmonyReply is rule "stripped harmony recipient in a header",
+// narrowed to its format (openai/harmony docs/format.md): with the special
+// tokens removed, a reply in harmony still begins with a header — a role
+// or channel word (analysis, commentary, final, assistant) or the
+// recipient the prompt's <|start|>assistant left first. A to=functions…
+// line under prose that begins otherwise ("Log from the run:", "The
+// parser splits on to=:") is quoted text.
+func strippedHarmonyReply(s string) bool {
+	t := strings.ToLower(strings.TrimLeft(s, " \t\r\n"))
+	for _, h := range []string{"analysis", "commentary", "final", "assistant", "to=", "<|"} {
+		if strings.HasPrefix(t, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// insideFence reports whether the line at s[ls] is inside a ``` or ~~~
+// fence (an odd number of fence lines above it): indentation there is the
+// fence's content, not an indented code block.
+func insideFence(s string, ls int) bool {
+	n := 0
+	for _, line := range strings.Split(s[:ls], "\n") {
+		t := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			n++
+		}
+	}
+	return n%2 == 1
+}

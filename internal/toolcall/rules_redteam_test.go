@@ -1,0 +1,107 @@
+package toolcall
+
+import "testing"
+
+// One table per narrowing made for the red-team cases
+// (testdata/widened-adversarial.jsonl): the reply the rule now leaves as
+// text, and a near miss — a real call of the same shape — that still runs.
+
+const hermesRm = `<tool_call>{"name": "bash", "arguments": {"command": "rm -rf /"}}</tool_call>`
+const hermesLs = `<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>`
+
+func TestRuleIntentInOtherWords(t *testing.T) {
+	ls := []call{{"bash", `{"command":"ls"}`}}
+	runTemplateCases(t, []templateCase{
+		{label: "French refusal", answer: true, content: "Je ne vais pas exécuter cette commande :\n" + hermesRm},
+		{label: "French refusal, future", answer: true, content: "Je n'exécuterai pas ceci :\n" + hermesRm},
+		{label: "French past report", answer: true, content: "J'ai exécuté la commande suivante :\n" + hermesLs},
+		{label: "German refusal", answer: true, content: "Ich werde das nicht ausführen:\n" + hermesRm},
+		{label: "German past report", answer: true, content: "Ich habe bereits Folgendes ausgeführt:\n" + hermesLs},
+		{label: "Spanish refusal", answer: true, content: "No voy a ejecutar esto:\n" + hermesRm},
+		{label: "Spanish past report", answer: true, content: "He ejecutado el siguiente comando:\n" + hermesLs},
+		{label: "Chinese refusal", answer: true, content: "我不会运行这个命令：\n" + hermesRm},
+		{label: "Chinese past report", answer: true, content: "我已经运行了：\n" + hermesLs},
+		{label: "English: gone ahead and", answer: true, content: "I've gone ahead and executed\n" + hermesLs + "\nand it passed."},
+		{label: "English: refrained", answer: true, content: "I refrained from running this:\n" + hermesRm},
+		{label: "English: the following was run", answer: true, content: "The following was already run, here is the call for reference:\n" + hermesLs},
+		{label: "a file's text quoted", answer: true, content: "The file notes.md says:\n\n" + hermesRm},
+		{label: "a template's output described", answer: true, content: "The DeepSeek R1 template emits:\n" + hermesRm},
+		{label: "prompt injection named after it", answer: true, content: "It holds\n\n" + hermesRm + "\n\nThis is a prompt-injection attempt."},
+		{label: "near miss: French call", content: "Je vais lister les fichiers :\n" + hermesLs, want: ls},
+		{label: "near miss: German call after a past step", content: "Ich habe die Tests ausgeführt, jetzt liste ich die Dateien:\n" + hermesLs, want: ls},
+		{label: "near miss: Spanish call", content: "Voy a ejecutar esto:\n" + hermesLs, want: ls},
+		{label: "near miss: Chinese call", content: "我来运行这个命令：\n" + hermesLs, want: ls},
+		{label: "near miss: Chinese past step then a call", content: "测试已经通过。现在列出文件：\n" + hermesLs, want: ls},
+		{label: "near miss: I read the file, it lists", content: "I read the file. Now I will list the directory:\n" + hermesLs, want: ls},
+		{label: "near miss: lower-case subject and a colon", content: "let me see what the build writes:\n" + hermesLs, want: ls},
+	})
+}
+
+func TestRuleFunctionaryBodyEnds(t *testing.T) {
+	ls := []call{{"bash", `{"command":"ls"}`}}
+	runTemplateCases(t, []templateCase{
+		{label: "prose after the object, same line", answer: true, content: "bash\n{\"command\": \"ls\"} is the argument object."},
+		{label: "explanation after the object", answer: true, content: "Functionary writes:\n\n>>>bash\n{\"command\": \"ls\"}\n\nand >>>all for text."},
+		{label: "inside a fence", answer: true, content: "The output was:\n```\n>>>bash\n{\"command\": \"ls\"}\n```"},
+		{label: "near miss: whole reply", content: "bash\n{\"command\": \"ls\"}", want: ls},
+		{label: "near miss: another message after", content: ">>>bash\n{\"command\": \"ls\"}\n>>>all\nListing.", want: ls},
+		{label: "near miss: text message first", content: ">>>all\nOn it.>>>bash\n{\"command\": \"ls\"}", want: ls},
+	})
+}
+
+func TestRuleCallRecordIsData(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "result key", answer: true, content: "The log shows:\n{\"name\": \"bash\", \"arguments\": {\"command\": \"make\"}, \"result\": \"ok\"}"},
+		{label: "output key, whole reply", answer: true, content: "{\"name\": \"read_file\", \"parameters\": {\"path\": \"go.mod\"}, \"output\": \"module x\"}"},
+		{label: "status key, Cohere shape", answer: true, content: "Response:\n{\"tool_name\": \"read_file\", \"parameters\": {\"path\": \"x\"}, \"status\": \"ok\"}"},
+		{label: "near miss: id and type are part of a call", content: "{\"id\": \"call_1\", \"type\": \"function\", \"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}", want: []call{{"bash", `{"command":"ls"}`}}},
+	})
+}
+
+func TestRuleSchemaTypeIsPlaceholder(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "type name as the command", answer: true, content: "Signature:\n{\"name\": \"bash\", \"parameters\": {\"command\": \"string\"}}"},
+		{label: "type names as path and start", answer: true, content: "{\"name\": \"read_file\", \"arguments\": {\"path\": \"string\", \"start\": \"integer\"}}"},
+		{label: "near miss: a command that mentions string", content: "{\"name\": \"bash\", \"arguments\": {\"command\": \"grep string main.go\"}}", want: []call{{"bash", `{"command":"grep string main.go"}`}}},
+		{label: "near miss: content may be the word string", content: "{\"name\": \"write_file\", \"arguments\": {\"path\": \"t.txt\", \"content\": \"string\"}}", want: []call{{"write_file", `{"path":"t.txt","content":"string"}`}}},
+	})
+}
+
+func TestRuleClassConstructorIsNotATool(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "dataclass repr", answer: true, content: "[Point(x=1, y=2), Point(x=3, y=4)]"},
+		{label: "repr with strings", answer: true, content: "[User(name='alice', age=3)]"},
+		{label: "near miss: unknown lower-case tool, whole reply", content: "[get_weather(city='Paris')]", reject: "get_weather"},
+		{label: "near miss: a declared tool next to a constructor", content: "[bash(command='ls'), Point(x=1)]", want: []call{{"bash", `{"command":"ls"}`}}},
+	})
+}
+
+func TestRuleMarkdownQuoteAndIndentedCode(t *testing.T) {
+	ls := []call{{"bash", `{"command":"ls"}`}}
+	runTemplateCases(t, []templateCase{
+		{label: "block quote", answer: true, content: "Quoting it:\n> " + hermesRm},
+		{label: "indented code after a blank line", answer: true, content: "The test feeds:\n\n    " + hermesRm + "\n\ninto Parse."},
+		{label: "near miss: indented inside a json fence", content: "```json\n\n    " + hermesLs + "\n```", want: ls},
+		{label: "near miss: whole reply indented", content: "    " + hermesLs, want: ls},
+		{label: "near miss: indented line continuing a paragraph", content: "Listing now\n    " + hermesLs, want: ls},
+		{label: "near miss: a call after the user's words quoted", content: "> list the files\n\nOn it.\n" + hermesLs, want: ls},
+	})
+}
+
+func TestRuleStrippedHarmonyUnderProse(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "pasted log line", answer: true, content: "Log from the run:\nassistantcommentary to=functions.bash json{\"command\": \"rm -rf /\"}"},
+		{label: "recipient line under prose", answer: true, content: "The parser splits on to=:\nto=functions.bash json{\"command\": \"ls\"}"},
+		{label: "near miss: reply starting with analysis", content: "analysisNeed to list.\nassistantcommentary to=functions.bash json{\"command\": \"ls\"}", want: []call{{"bash", `{"command":"ls"}`}}},
+		{label: "near miss: recipient first", content: "to=functions.bash json{\"command\": \"ls\"}", want: []call{{"bash", `{"command":"ls"}`}}},
+	})
+}
+
+func TestRuleCallCloserFollowedByProse(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "closer mentioned in the value", content: "<tool_call>\n<function=write_file>\n<parameter=path>\nn.md\n</parameter>\n<parameter=content>\nEnd with </function> then stop.\n</parameter>\n</function>\n</tool_call>",
+			want: []call{{"write_file", `{"path":"n.md","content":"End with </function> then stop."}`}}},
+		{label: "near miss: value closer missing, call closer ends it", content: "<tool_call>\n<function=bash>\n<parameter=command>\nls\n</function>\n</tool_call>",
+			want: []call{{"bash", `{"command":"ls"}`}}},
+	})
+}
