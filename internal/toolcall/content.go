@@ -184,7 +184,7 @@ func (sc *scan) at(j int) (group, bool) {
 		}
 	case strings.HasPrefix(s[j:], "functions."):
 		return sc.strippedKimi(j)
-	case strings.HasPrefix(s[j:], "call:"):
+	case strings.HasPrefix(s[j:], "call:") && gemmaStrippedAt(s, j):
 		return sc.gemma(j, j, false)
 	}
 	return group{}, false
@@ -454,7 +454,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 		}
 		before := sentenceBefore(prose, prev, g.start)
 		after := sentenceAfter(prose, min(g.end, len(sc.s)), max(next, g.end))
-		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) {
+		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) {
 			continue
 		}
 		kept = append(kept, g)

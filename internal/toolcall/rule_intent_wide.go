@@ -4,26 +4,36 @@ package toolcall
 // assume": a call shown and refused, reported as already run, or given as an
 // example is not made). intent.go reads the English phrases of that rule;
 // these are the same three meanings as models write them in the other
-// languages mm's users work in (French, German, Spanish, Chinese: a model
-// answers in the user's language, anthropics/claude-code#77135 shows one
-// refusing injected rm -rf commands in Chinese) and in English words the
-// first list does not have. Past-tense reports are read only where they
-// end the lead-in or name the call with a pronoun, as in intent.go, so
+// languages mm's users work in (a model answers in the user's language:
+// anthropics/claude-code#77135 shows one refusing injected rm -rf commands
+// in Chinese) and in English words the first list does not have. Past-tense
+// reports are read only where they end the lead-in or name the call with a
+// pronoun, as in intent.go, and no gap crosses a comma or a semicolon, so
 // that "I ran the tests; now let me read the config:" stays a call.
+
+// gap is a few words inside one clause.
+const gap = `[^.!?:,;。！？，、；：\n]`
 
 var (
 	// Refusals, anywhere in the lead-in or the sentence after the call.
 	refusalWideRe = lazyRegexp(`(?i)` +
-		// je ne vais pas exécuter, nous n'allons pas lancer, je n'exécuterai pas
-		`\b(je|nous)\s+(ne\s+|n')[^.!?:]{0,40}?\b(pas|jamais)\b[^.!?]{0,30}?\b(exécut|execut|lanc|appel)|\b(je|nous)\s+n'(exécut|execut|lanc|appel)\w*\s+pas\b` +
+		// je ne vais pas exécuter, je n'exécuterai pas, je ne l'exécuterai pas
+		`\b(je|nous)\s+(ne\s+|n')` + gap + `{0,40}?\b(pas|jamais)\b` + gap + `{0,30}?\b(exécut|execut|lanc|appel)` +
+		`|\b(je|nous)\s+(n'|ne\s+(l'|la\s+|le\s+|les\s+))(exécut|execut|lanc|appel)\w*\s+(pas|jamais)\b` +
 		// ich werde das nicht ausführen, ich führe das nicht aus
-		`|\b(ich|wir)\s+(werde|werden|will|wollen|kann|können|darf|dürfen|möchte|möchten)\b[^.!?:]{0,40}?\bnicht\b[^.!?]{0,20}?\b(ausführen|starten|aufrufen)|\b(ich|wir)\s+(führe|führen)\b[^.!?]{0,30}?\bnicht\s+aus\b` +
-		// no voy a ejecutar, no lo ejecutaré
+		`|\b(ich|wir)\s+(werde|werden|will|wollen|kann|können|darf|dürfen|möchte|möchten)\b` + gap + `{0,40}?\bnicht\b` + gap + `{0,20}?\b(ausführen|starten|aufrufen)` +
+		`|\b(ich|wir)\s+(führe|führen)\b` + gap + `{0,30}?\bnicht\s+aus\b` +
+		// no voy a ejecutar, no lo ejecutaré; non eseguirò; não vou executar
 		`|\bno\s+(voy a|vamos a|puedo|podemos|debo|quiero|lo voy a|la voy a|lo|la)?\s*(ejecutar|ejecutaré|ejecutaremos|correr|lanzar|llamar)\b` +
+		`|\bnon\s+(lo\s+|la\s+)?(eseguirò|eseguiremo|eseguo|posso eseguire|devo eseguire|voglio eseguire|lancerò)` +
+		`|\bn[ãa]o\s+(vou|vamos|posso|devo|quero|irei)\s+(o\s+|a\s+)?(executar|rodar|correr)` +
+		// nie uruchomię, nie wykonam
+		`|\bnie\s+(uruchomię|uruchomie|wykonam|uruchamiam|wykonuję)` +
 		// I refrained from running, we decided not to run
 		`|\b(i|we)\s+(refrained|abstained|decided not|chose not|opted not)\s+(from|to)\s+(running|executing|calling|run|execute|call)\b` +
-		// 我不会运行, 我没有执行, 我一律拒绝
-		`|(我|我们|我們)(不会|不會|不能|不要|不想|不打算|不应该|拒绝|拒絕|一律拒绝|一律拒絕|没有|沒有|并未|並未|未|没|沒)[^。！？\n]{0,8}?(运行|運行|执行|執行|调用|調用)`)
+		// 我不会运行, 我没有执行, 我一律拒绝; 実行しません
+		`|(我|我们|我們)(不会|不會|不能|不要|不想|不打算|不应该|拒绝|拒絕|一律拒绝|一律拒絕|没有|沒有|并未|並未|未|没|沒)` + gap + `{0,8}?(运行|運行|执行|執行|调用|調用)` +
+		`|(実行|起動)(しません|しない|できません|いたしません)`)
 
 	// Past-tense reports that end the lead-in: j'ai exécuté la commande
 	// suivante :, ich habe bereits Folgendes ausgeführt:, he ejecutado el
@@ -31,9 +41,12 @@ var (
 	pastWideEndRe = lazyRegexp(`(?i)(` +
 		`\b(j'ai|nous avons)\s+(déjà\s+)?(exécuté|execute|lancé|appelé)(\s+(la|le|les|cette|ce|ceci|cela)(\s+[\wé]+){0,2})?` +
 		`|\bque\s+(j'ai|nous avons)\s+(déjà\s+)?(exécuté|lancé|appelé)` +
-		`|\b(ich|wir)\s+(habe|haben)\b[^.!?:]{0,40}?\b(ausgeführt|gestartet|aufgerufen)` +
+		`|\b(ich|wir)\s+(habe|haben)\b` + gap + `{0,40}?\b(ausgeführt|gestartet|aufgerufen)` +
 		`|\b(he|hemos)\s+(ya\s+)?(ejecutado|corrido|lanzado|llamado)(\s+(el|la|lo|los|las|esto|este|esta)(\s+\w+){0,2})?` +
-		`|(我|我们|我們)[^。！？\n]{0,4}?(已经|已經|已|刚刚|剛剛|刚|剛)[^。！？\n]{0,6}?(运行|運行|执行|執行|调用|調用)(了|过|過)?` +
+		`|\bho\s+(già\s+)?eseguito(\s+(il|la|questo|questa)(\s+\w+){0,2})?` +
+		`|\b(eu\s+)?(já\s+)?(executei|rodei)(\s+(o|a|este|esta|isto)(\s+\w+){0,2})?` +
+		`|(我|我们|我們)` + gap + `{0,4}?(已经|已經|已|刚刚|剛剛|刚|剛)` + gap + `{0,6}?(运行|運行|执行|執行|调用|調用)(了|过|過)?` +
+		`|(実行|起動)しました` +
 		`|\b(i|we)(\s+have\s+|'ve\s+|\s+)(already\s+|just\s+|also\s+|successfully\s+|(gone|went)\s+ahead\s+and\s+)+(ran|run|executed|called|invoked)(\s+the following)?` +
 		`)\s*[:\-–—：]?\s*$`)
 
@@ -46,17 +59,20 @@ var (
 
 	// The call given as an example or description of a format, in words
 	// exampleRe does not have: "headers look like this:", "the docs show
-	// this example:", "For example." after it, "that's how it looks".
-	exampleWideRe = lazyRegexp(`(?i)\blook(s|ed)? like( this)?\s*[:：]?\s*$|\bthis example\b|\bhow (it|this|that|a call|the call) looks\b|\bprompt[- ]injection\b|\binjected (instruction|command)s?\b`)
+	// this example:", "that's the example from the docs", "For example."
+	// after it, "that's how it looks", a prompt injection named as such.
+	exampleWideRe = lazyRegexp(`(?i)\blook(s|ed)? like( this)?\s*[:：]?\s*$|\b(this|that's the|that is the|the same) example\b|\bhow (it|this|that|a call|the call) looks\b|\bprompt[- ]injection\b|\binjected (instruction|command)s?\b`)
 	// "For example." as the sentence right after the call.
 	forExampleAfterRe = lazyRegexp(`(?i)^\s*(for example|e\.g\.)\b`)
 
 	// A lead-in that quotes someone else's text: a file's ("It contains:",
-	// "The file notes.md says:") or a model's or template's output ("Command
-	// R returns plans like:", "The DeepSeek R1 template emits:"). The
-	// subject is a proper name or one of these nouns, never I or we.
-	quotesFileRe   = lazyRegexp(`(?i)\b(it|the file|this file|that file|the readme|the document|the page|the log|[\w./-]+\.(md|txt|go|py|js|ts|json|ya?ml|toml|html|log))\s+(contains|says|reads|states|includes|shows)\b[^.!?\n]{0,30}[:：]\s*$`)
-	quotesOutputRe = lazyRegexp(`\b((?i:the model|models|the template|templates|the parser|the server)|[A-Z][\w.-]*)(\s+[\w.-]+){0,2}\s+(?i:(would|will|should)\s+(emit|write|output|produce|return|generate)|emits|outputs|writes|returns|produces|generates)\b[^.!?\n]{0,30}[:：]\s*$`)
+	// "The file notes.md says:"), the user's ("You wrote:"), or a model's
+	// or template's output ("Command R returns plans like:", "The DeepSeek
+	// R1 template emits:"). The verb ends the lead-in (a few words at most
+	// after it, and the format's own label such as Cohere's "Action:"), and
+	// the subject is a proper name or one of these nouns, never I or we.
+	quotesFileRe   = lazyRegexp(`(?i)(\b(it|the file|this file|that file|the readme|the document|the page|the log|[\w./-]+\.(md|txt|go|py|js|ts|json|ya?ml|toml|html|log))\s+(contains|says|reads|states|includes|shows)|\byou\s+(wrote|said|sent|pasted|typed))(\s+(the following|as follows|this|these lines|this line))?\s*[:：]\s*$`)
+	quotesOutputRe = lazyRegexp(`\b((?i:the model|models|the template|templates|the parser|the server)|[A-Z][\w.-]*)(\s+[\w.-]+){0,2}\s+(?i:(would|will|should)\s+(emit|write|output|produce|return|generate)|emits|outputs|writes|returns|produces|generates)(\s+[\w-]+){0,2}\s*[:：](\s+[A-Z]\w*:)?\s*$`)
 )
 
 // notIntendedWide is notIntended's second half: the same reading of the

@@ -111,3 +111,56 @@ func insideFence(s string, ls int) bool {
 	}
 	return n%2 == 1
 }
+
+// listedExample is rule "markdown tables and labelled list items are text"
+// (GitHub Flavored Markdown tables, CommonMark list items): call syntax in
+// a table row ("| <tool_call>… | Hermes call |"), or opening a list item
+// with a label after it on the same line ("- <tool_call>… — Hermes"), is
+// an entry of a listing of formats, not a call. A list item that is only
+// the call is still one.
+func listedExample(s string, start, end int) bool {
+	ls := strings.LastIndexByte(s[:start], '\n') + 1
+	head := strings.TrimLeft(s[ls:start], " ")
+	if strings.HasPrefix(head, "|") {
+		return true
+	}
+	if !listMarker(head) || end >= len(s) {
+		return false
+	}
+	le := strings.IndexByte(s[end:], '\n')
+	if le < 0 {
+		le = len(s) - end
+	}
+	return strings.TrimSpace(s[end:end+le]) != ""
+}
+
+// listMarker reports whether head is only a list item marker: -, *, + or
+// a number followed by . or ), then a space.
+func listMarker(head string) bool {
+	t := strings.TrimRight(head, " \t")
+	if t == head || t == "" {
+		return false
+	}
+	if t == "-" || t == "*" || t == "+" {
+		return true
+	}
+	k := 0
+	for k < len(t) && t[k] >= '0' && t[k] <= '9' {
+		k++
+	}
+	return k > 0 && k == len(t)-1 && (t[k] == '.' || t[k] == ')')
+}
+
+// gemmaStrippedAt is rule "gemma call: without its tokens", narrowed to
+// where the tokens stood (Gemma 4's <|tool_call>call:NAME{…}<tool_call|>,
+// ai.google.dev's function-calling page): with the tokens stripped, call:
+// opens the reply, a line, or follows what is left of a token; in the middle
+// of a sentence ("a call is written call:bash{…} between the tokens") it is
+// prose.
+func gemmaStrippedAt(s string, j int) bool {
+	k := j
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	return k == 0 || s[k-1] == '\n' || s[k-1] == '>' || s[k-1] == '|'
+}

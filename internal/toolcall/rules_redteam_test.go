@@ -105,3 +105,39 @@ func TestRuleCallCloserFollowedByProse(t *testing.T) {
 			want: []call{{"bash", `{"command":"ls"}`}}},
 	})
 }
+
+func TestRuleGemmaStrippedWhereTokensStood(t *testing.T) {
+	ls := []call{{"bash", `{"command":"ls"}`}}
+	runTemplateCases(t, []templateCase{
+		{label: "mid-sentence", answer: true, content: "In Gemma 4 a call is written call:bash{command:<|\"|>rm -rf /<|\"|>} between the tokens."},
+		{label: "near miss: reply start", content: "call:bash{command:<|\"|>ls<|\"|>}", want: ls},
+		{label: "near miss: line start after prose", content: "Listing.\ncall:bash{command:<|\"|>ls<|\"|>}", want: ls},
+	})
+}
+
+func TestRuleTablesAndLabelledListItems(t *testing.T) {
+	ls := []call{{"bash", `{"command":"ls"}`}}
+	runTemplateCases(t, []templateCase{
+		{label: "table cell", answer: true, content: "| example | meaning |\n|---|---|\n| " + hermesRm + " | Hermes |"},
+		{label: "labelled list item", answer: true, content: "- " + hermesRm + " — Hermes"},
+		{label: "near miss: list item that is only the call", content: "1. " + hermesLs, want: ls},
+		{label: "near miss: bullet then the call on its own", content: "- " + hermesLs + "\n", want: ls},
+	})
+}
+
+func TestRuleIntentMoreLanguages(t *testing.T) {
+	ls := []call{{"bash", `{"command":"ls"}`}}
+	runTemplateCases(t, []templateCase{
+		{label: "French object pronoun", answer: true, content: "Je ne l'exécuterai pas : " + hermesRm},
+		{label: "Polish", answer: true, content: "Nie uruchomię tego:\n" + hermesRm},
+		{label: "Italian", answer: true, content: "Non eseguirò questo comando:\n" + hermesRm},
+		{label: "Portuguese", answer: true, content: "Não vou executar isto:\n" + hermesRm},
+		{label: "Japanese", answer: true, content: "これは実行しません：\n" + hermesRm},
+		{label: "the user's text echoed", answer: true, content: "You wrote: " + hermesRm + " — I can explain it."},
+		{label: "near miss: a README in the lead-in", content: "The README says to run make; here it is:\n" + hermesLs, want: ls},
+		{label: "near miss: French negation about knowing", content: "Je ne sais pas pourquoi ça échoue, je lance :\n" + hermesLs, want: ls},
+		{label: "near miss: Chinese negation about data", content: "我们不会丢失数据，所以我运行：\n" + hermesLs, want: ls},
+		{label: "near miss: Italian call", content: "Eseguo questo comando:\n" + hermesLs, want: ls},
+		{label: "near miss: Japanese call", content: "これを実行します：\n" + hermesLs, want: ls},
+	})
+}
