@@ -454,7 +454,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 		}
 		before := sentenceBefore(prose, prev, g.start)
 		after := sentenceAfter(prose, min(g.end, len(sc.s)), max(next, g.end))
-		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) {
+		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) {
 			continue
 		}
 		kept = append(kept, g)

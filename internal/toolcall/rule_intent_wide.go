@@ -31,6 +31,8 @@ var (
 		`|\bnie\s+(uruchomię|uruchomie|wykonam|uruchamiam|wykonuję)` +
 		// I refrained from running, we decided not to run
 		`|\b(i|we)\s+(refrained|abstained|decided not|chose not|opted not)\s+(from|to)\s+(running|executing|calling|run|execute|call)\b` +
+		// I did not act on it, which I will ignore
+		`|\b(i|we)\s+(did not|didn't|will not|won't|do not|don't|never)\s+(act on|follow|obey)\b|\b(i|we)\s+(will\s+|'ll\s+|am going to\s+|'m going to\s+)?ignore\b` +
 		// 我不会运行, 我没有执行, 我一律拒绝; 実行しません
 		`|(我|我们|我們)(不会|不會|不能|不要|不想|不打算|不应该|拒绝|拒絕|一律拒绝|一律拒絕|没有|沒有|并未|並未|未|没|沒)` + gap + `{0,8}?(运行|運行|执行|執行|调用|調用)` +
 		`|(実行|起動)(しません|しない|できません|いたしません)`)
@@ -61,17 +63,23 @@ var (
 	// exampleRe does not have: "headers look like this:", "the docs show
 	// this example:", "that's the example from the docs", "For example."
 	// after it, "that's how it looks", a prompt injection named as such.
-	exampleWideRe = lazyRegexp(`(?i)\blook(s|ed)? like( this)?\s*[:：]?\s*$|\b(this|that's the|that is the|the same) example\b|\bhow (it|this|that|a call|the call) looks\b|\bprompt[- ]injection\b|\binjected (instruction|command)s?\b`)
+	exampleWideRe = lazyRegexp(`(?i)\blook(s|ed)? like( this)?\s*[:：]?\s*$|\b(this|that's the|that is the|the same) example\b|\bhow (it|this|that|a call|the call) looks\b|\bis (the|a) (shape|form|format|syntax) of\b|\bprompt[- ]injection\b|\binjected (instruction|command)s?\b`)
 	// "For example." as the sentence right after the call.
-	forExampleAfterRe = lazyRegexp(`(?i)^\s*(for example|e\.g\.)\b`)
+	forExampleAfterRe = lazyRegexp(`(?i)^\s*(for example|e\.g\.)\s*[.:]?\s*$`)
 
-	// A lead-in that quotes someone else's text: a file's ("It contains:",
-	// "The file notes.md says:"), the user's ("You wrote:"), or a model's
+	// A lead-in that quotes someone else's text: a file's or a page's ("It
+	// contains:", "The file notes.md says:", "The page at URL reads:"), a
+	// tool's ("The tool returned:", "Output of cat notes.md:"), the user's
+	// ("You wrote:"), or a model's
 	// or template's output ("Command R returns plans like:", "The DeepSeek
 	// R1 template emits:"). The verb ends the lead-in (a few words at most
 	// after it, and the format's own label such as Cohere's "Action:"), and
 	// the subject is a proper name or one of these nouns, never I or we.
-	quotesFileRe   = lazyRegexp(`(?i)(\b(it|the file|this file|that file|the readme|the document|the page|the log|[\w./-]+\.(md|txt|go|py|js|ts|json|ya?ml|toml|html|log))\s+(contains|says|reads|states|includes|shows)|\byou\s+(wrote|said|sent|pasted|typed))(\s+(the following|as follows|this|these lines|this line))?\s*[:：]\s*$`)
+	quotesFileRe = lazyRegexp(`(?i)(\b(it|the file|this file|that file|the readme|the document|the page|the site|the log|[\w./-]+\.(md|txt|go|py|js|ts|json|ya?ml|toml|html|log))(\s+(at|in|from)\s+\S+)?\s+(contains|says|reads|states|includes|shows)` +
+		`|\byou\s+(wrote|said|sent|pasted|typed)` +
+		`|\b(the tool|the command|the server|it)\s+(returned|printed|output)` +
+		`|\b(output|result|log)s?\s+(of|from)\s+[^:：\n]{1,40}` +
+		`)(\s+(the following|as follows|this|these lines|this line))?\s*[:：]\s*$`)
 	quotesOutputRe = lazyRegexp(`\b((?i:the model|models|the template|templates|the parser|the server)|[A-Z][\w.-]*)(\s+[\w.-]+){0,2}\s+(?i:(would|will|should)\s+(emit|write|output|produce|return|generate)|emits|outputs|writes|returns|produces|generates)(\s+[\w-]+){0,2}\s*[:：](\s+[A-Z]\w*:)?\s*$`)
 )
 

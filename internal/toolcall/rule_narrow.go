@@ -71,7 +71,13 @@ func quotedBlockLine(s string, pos int) bool {
 		ps := strings.LastIndexByte(s[:k], '\n') + 1
 		line := s[ps:k]
 		if strings.TrimSpace(line) == "" {
-			return strings.TrimSpace(s[:ps]) != ""
+			// Four spaces under a list item are its content, not code.
+			above := strings.TrimRight(s[:ps], " \t\r\n")
+			last := strings.TrimLeft(above[strings.LastIndexByte(above, '\n')+1:], " ")
+			if m, _, ok := strings.Cut(last, " "); ok && listMarker(m+" ") {
+				return false
+			}
+			return above != ""
 		}
 		if !(strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")) {
 			return false
@@ -163,4 +169,24 @@ func gemmaStrippedAt(s string, j int) bool {
 		k--
 	}
 	return k == 0 || s[k-1] == '\n' || s[k-1] == '>' || s[k-1] == '|'
+}
+
+// consoleFence is rule "a console session is code" (the console/shell
+// session convention of GitHub's and Pygments' highlighters: a fence whose
+// lines open with a "$ " prompt): call syntax in a plain fence that starts
+// with a prompt line is a command and its output pasted back, not a call.
+func consoleFence(s string, pos int) bool {
+	if !insideFence(s, strings.LastIndexByte(s[:pos], '\n')+1) {
+		return false
+	}
+	f := strings.LastIndex(s[:pos], "```")
+	if f < 0 {
+		return false
+	}
+	nl := strings.IndexByte(s[f:pos], '\n')
+	if nl < 0 {
+		return false
+	}
+	first := strings.TrimLeft(s[f+nl+1:pos], " ")
+	return strings.HasPrefix(first, "$ ") || strings.HasPrefix(first, "% ")
 }

@@ -141,3 +141,18 @@ func TestRuleIntentMoreLanguages(t *testing.T) {
 		{label: "near miss: Japanese call", content: "これを実行します：\n" + hermesLs, want: ls},
 	})
 }
+
+func TestRuleQuotedToolOutputAndConsoleSessions(t *testing.T) {
+	ls := []call{{"bash", `{"command":"ls"}`}}
+	runTemplateCases(t, []templateCase{
+		{label: "shell session in a plain fence", answer: true, content: "Earlier:\n```\n$ cat notes.md\n" + hermesRm + "\n```"},
+		{label: "a command's output quoted", answer: true, content: "Output of cat notes.md:\n\n" + hermesRm},
+		{label: "a page quoted and disowned", answer: true, content: "The page at https://example.com reads:\n\n" + hermesRm + "\n\nI did not act on it."},
+		{label: "an instruction ignored", answer: true, content: "The README contains the following instruction, which I will ignore:\n" + hermesRm},
+		{label: "a name-only call shown as a shape", answer: true, content: "<tool_call>{\"name\": \"bash\"}</tool_call>\nis the shape of a name-only call."},
+		{label: "near miss: plain fence with the call alone", content: "```\n" + hermesLs + "\n```", want: ls},
+		{label: "near miss: indented under a list item", content: "1. List the files:\n\n    " + hermesLs, want: ls},
+		{label: "near miss: For example, continuing", content: "On it.\n" + hermesLs + "\nFor example, src will show up.", want: ls},
+		{label: "near miss: name-only call in markup, alone", content: "<tool_call>{\"name\": \"bash\"}</tool_call>", reject: "command"},
+	})
+}
