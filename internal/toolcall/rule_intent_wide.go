@@ -63,7 +63,11 @@ var (
 	// exampleRe does not have: "headers look like this:", "the docs show
 	// this example:", "that's the example from the docs", "For example."
 	// after it, "that's how it looks", a prompt injection named as such.
-	exampleWideRe = lazyRegexp(`(?i)\blook(s|ed)? like( this)?\s*[:：]?\s*$|\b(this|that's the|that is the|the same) example\b|\bhow (it|this|that|a call|the call) looks\b|\bis (the|a) (shape|form|format|syntax) of\b|\bprompt[- ]injection\b|\binjected (instruction|command)s?\b`)
+	exampleWideRe = lazyRegexp(`(?i)\blook(s|ed)? like( this)?\s*[:：]?\s*$|\b(this|that's the|that is the|the same) example\b|\bhow (it|this|that|a call|the call) looks\b|\bis (the|a) (shape|form|format|syntax) of\b|\b(that's|that is|this is) the [\w .-]{0,30}\b(format|syntax)\b|\bprompt[- ]injection\b|\binjected (instruction|command)s?\b`)
+	// A lead-in that is only an example label: "Example:", "Call example:",
+	// "Funktionsaufruf-Beispiel:", "示例：" (one word at most before it, so
+	// that "Let me run the example:" is still a call).
+	exampleLabelRe = lazyRegexp(`(?i)^\s*([\w-]+[\s-])?(example|examples|beispiel|exemple|ejemplo|esempio|exemplo|przykład)\s*[:：]\s*$|^\s*(示例|例如|例子|范例|範例|例)\s*[:：]\s*$`)
 	// "For example." as the sentence right after the call.
 	forExampleAfterRe = lazyRegexp(`(?i)^\s*(for example|e\.g\.)\s*[.:]?\s*$`)
 
@@ -86,7 +90,7 @@ var (
 // notIntendedWide is notIntended's second half: the same reading of the
 // lead-in and of the sentence after the call, with the phrases above.
 func notIntendedWide(before, after string) bool {
-	if pastWideEndRe().MatchString(before) || quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before) || forExampleAfterRe().MatchString(after) {
+	if pastWideEndRe().MatchString(before) || quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before) || forExampleAfterRe().MatchString(after) || exampleLabelRe().MatchString(before) {
 		return true
 	}
 	for _, w := range []string{before, after} {

@@ -9,10 +9,12 @@ import "strings"
 // callRecord is rule "a call record is data" (OpenAI's function-calling
 // message shapes, Hermes' <tool_call>, Cohere's tool_use template): a call
 // object holds the name, its arguments, and at most an id and a type. An
-// object that also holds what the call gave back (result, output, status,
-// exit_code…) is a log of a call that already ran, shown to the user.
+// object that also holds what the call gave back (result, output,
+// exit_code, stdout…) is a log of a call that already ran, shown to the
+// user. A status is not a result ("pending" is a model's note on its own
+// call), so it does not make a record.
 func callRecord(m map[string]any) bool {
-	for _, k := range []string{"result", "results", "output", "outputs", "status", "exit_code", "exitCode", "returncode", "stdout", "stderr", "response", "error"} {
+	for _, k := range []string{"result", "results", "output", "outputs", "exit_code", "exitCode", "returncode", "stdout", "stderr"} {
 		if _, ok := m[k]; ok {
 			return true
 		}

@@ -53,7 +53,8 @@ func TestRuleCallRecordIsData(t *testing.T) {
 	runTemplateCases(t, []templateCase{
 		{label: "result key", answer: true, content: "The log shows:\n{\"name\": \"bash\", \"arguments\": {\"command\": \"make\"}, \"result\": \"ok\"}"},
 		{label: "output key, whole reply", answer: true, content: "{\"name\": \"read_file\", \"parameters\": {\"path\": \"go.mod\"}, \"output\": \"module x\"}"},
-		{label: "status key, Cohere shape", answer: true, content: "Response:\n{\"tool_name\": \"read_file\", \"parameters\": {\"path\": \"x\"}, \"status\": \"ok\"}"},
+		{label: "stdout key, Cohere shape", answer: true, content: "Response:\n{\"tool_name\": \"read_file\", \"parameters\": {\"path\": \"x\"}, \"stdout\": \"ok\"}"},
+		{label: "near miss: a status the model added in markup", content: "<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}, \"status\": \"pending\"}</tool_call>", want: []call{{"bash", `{"command":"ls"}`}}},
 		{label: "near miss: id and type are part of a call", content: "{\"id\": \"call_1\", \"type\": \"function\", \"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}", want: []call{{"bash", `{"command":"ls"}`}}},
 	})
 }
@@ -154,5 +155,15 @@ func TestRuleQuotedToolOutputAndConsoleSessions(t *testing.T) {
 		{label: "near miss: indented under a list item", content: "1. List the files:\n\n    " + hermesLs, want: ls},
 		{label: "near miss: For example, continuing", content: "On it.\n" + hermesLs + "\nFor example, src will show up.", want: ls},
 		{label: "near miss: name-only call in markup, alone", content: "<tool_call>{\"name\": \"bash\"}</tool_call>", reject: "command"},
+	})
+}
+
+func TestRuleExampleLabel(t *testing.T) {
+	runTemplateCases(t, []templateCase{
+		{label: "Example:", answer: true, content: "Example:\n" + hermesRm},
+		{label: "German label", answer: true, content: "Funktionsaufruf-Beispiel:\n" + hermesRm},
+		{label: "Chinese label", answer: true, content: "示例：\n" + hermesRm},
+		{label: "format named after the call", answer: true, content: hermesRm + "\nAs shown above, that's the Hermes format."},
+		{label: "near miss: running the example", content: "Let me run the example:\n" + hermesLs, want: []call{{"bash", `{"command":"ls"}`}}},
 	})
 }
