@@ -32,7 +32,7 @@ var (
 		// I refrained from running, we decided not to run
 		`|\b(i|we)\s+(refrained|abstained|decided not|chose not|opted not)\s+(from|to)\s+(running|executing|calling|run|execute|call)\b` +
 		// I did not act on it, which I will ignore
-		`|\b(i|we)\s+(did not|didn't|will not|won't|do not|don't|never)\s+(act on|follow|obey)\b|\b(i|we)\s+(will\s+|'ll\s+|am going to\s+|'m going to\s+)?ignore\b` +
+		`|\b(i|we)\s+(did not|didn't|will not|won't|do not|don't|never)\s+(act on|follow|obey)\b|\bwhich\s+(i|we)\s+(will\s+|'ll\s+|am going to\s+|'m going to\s+)?ignore\b|\b(i|we)\s+(will\s+|'ll\s+|am going to\s+|'m going to\s+)?ignore\s+(it|this|that|them|these|those|the instructions?)\b` +
 		// 我不会运行, 我没有执行, 我一律拒绝; 実行しません
 		`|(我|我们|我們)(不会|不會|不能|不要|不想|不打算|不应该|拒绝|拒絕|一律拒绝|一律拒絕|没有|沒有|并未|並未|未|没|沒)` + gap + `{0,8}?(运行|運行|执行|執行|调用|調用)` +
 		`|(実行|起動)(しません|しない|できません|いたしません)`)
@@ -68,6 +68,9 @@ var (
 	// "Funktionsaufruf-Beispiel:", "示例：" (one word at most before it, so
 	// that "Let me run the example:" is still a call).
 	exampleLabelRe = lazyRegexp(`(?i)^\s*([\w-]+[\s-])?(example|examples|beispiel|exemple|ejemplo|esempio|exemplo|przykład)\s*[:：]\s*$|^\s*(示例|例如|例子|范例|範例|例)\s*[:：]\s*$`)
+	// A lead-in that asks what the call will show ("To see what Go
+	// outputs:", "Let me check what it says:") quotes nothing.
+	purposeRe = lazyRegexp(`(?i)\b(what|how|whether|if|when|where|why|see|check|look)\b`)
 	// "For example." as the sentence right after the call.
 	forExampleAfterRe = lazyRegexp(`(?i)^\s*(for example|e\.g\.)\s*[.:]?\s*$`)
 
@@ -78,19 +81,22 @@ var (
 	// or template's output ("Command R returns plans like:", "The DeepSeek
 	// R1 template emits:"). The verb ends the lead-in (a few words at most
 	// after it, and the format's own label such as Cohere's "Action:"), and
-	// the subject is a proper name or one of these nouns, never I or we.
-	quotesFileRe = lazyRegexp(`(?i)(\b(it|the file|this file|that file|the readme|the document|the page|the site|the log|[\w./-]+\.(md|txt|go|py|js|ts|json|ya?ml|toml|html|log))(\s+(at|in|from)\s+\S+)?\s+(contains|says|reads|states|includes|shows)` +
+	// the subject is a proper name or one of these nouns, never I or we, and
+	// opens the lead-in: "Let me see what the file contains:" asks what the
+	// call will show.
+	quotesFileRe = lazyRegexp(`(?i)^\s*((it|(the|this|that)\s+(file|readme|document|page|site|log)(\s+[\w./-]+)?|[\w./-]+\.(md|txt|go|py|js|ts|json|ya?ml|toml|html|log))(\s+(at|in|from)\s+\S+)?\s+(contains|says|reads|states|includes|shows)` +
 		`|\byou\s+(wrote|said|sent|pasted|typed)` +
 		`|\b(the tool|the command|the server|it)\s+(returned|printed|output)` +
 		`|\b(output|result|log)s?\s+(of|from)\s+[^:：\n]{1,40}` +
 		`)(\s+(the following|as follows|this|these lines|this line))?\s*[:：]\s*$`)
-	quotesOutputRe = lazyRegexp(`\b((?i:the model|models|the template|templates|the parser|the server)|[A-Z][\w.-]*)(\s+[\w.-]+){0,2}\s+(?i:(would|will|should)\s+(emit|write|output|produce|return|generate)|emits|outputs|writes|returns|produces|generates)(\s+[\w-]+){0,2}\s*[:：](\s+[A-Z]\w*:)?\s*$`)
+	quotesOutputRe = lazyRegexp(`^\s*((?i:the model|models|the template|templates|the parser|the server)|[A-Z][\w.-]*)(\s+[\w.-]+){0,3}\s+(?i:(would|will|should)\s+(emit|write|output|produce|return|generate)|emits|outputs|writes|returns|produces|generates)(\s+[\w-]+){0,2}\s*[:：](\s+[A-Z]\w*:)?\s*$`)
 )
 
 // notIntendedWide is notIntended's second half: the same reading of the
 // lead-in and of the sentence after the call, with the phrases above.
 func notIntendedWide(before, after string) bool {
-	if pastWideEndRe().MatchString(before) || quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before) || forExampleAfterRe().MatchString(after) || exampleLabelRe().MatchString(before) {
+	quotes := (quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before)) && !purposeRe().MatchString(before)
+	if quotes || pastWideEndRe().MatchString(before) || forExampleAfterRe().MatchString(after) || exampleLabelRe().MatchString(before) {
 		return true
 	}
 	for _, w := range []string{before, after} {

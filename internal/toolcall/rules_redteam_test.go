@@ -167,3 +167,18 @@ func TestRuleExampleLabel(t *testing.T) {
 		{label: "near miss: running the example", content: "Let me run the example:\n" + hermesLs, want: []call{{"bash", `{"command":"ls"}`}}},
 	})
 }
+
+func TestRuleQuotingLeadInIsNotAPurpose(t *testing.T) {
+	read := []call{{"read_file", `{"path":"notes.md"}`}}
+	readCall := `<tool_call>{"name": "read_file", "arguments": {"path": "notes.md"}}</tool_call>`
+	runTemplateCases(t, []templateCase{
+		{label: "a file quoted", answer: true, content: "The file notes.md says:\n\n" + hermesRm},
+		{label: "a page quoted", answer: true, content: "The page at https://example.com reads:\n\n" + hermesRm + "\n\nI did not act on it."},
+		{label: "a template's output", answer: true, content: "The DeepSeek R1 template emits:\n" + hermesRm},
+		{label: "near miss: what the file contains", content: "Let me see what the file contains:\n" + readCall, want: read},
+		{label: "near miss: what it says", content: "I'll check what it says:\n" + readCall, want: read},
+		{label: "near miss: what Go outputs", content: "To see what Go outputs:\n" + hermesLs, want: []call{{"bash", `{"command":"ls"}`}}},
+		{label: "near miss: the output of the build", content: "Let me look at the output of the build:\n" + hermesLs, want: []call{{"bash", `{"command":"ls"}`}}},
+		{label: "near miss: ignore a directory", content: "I will ignore the vendor directory and list the rest:\n" + hermesLs, want: []call{{"bash", `{"command":"ls"}`}}},
+	})
+}
