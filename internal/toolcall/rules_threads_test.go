@@ -1,0 +1,106 @@
+package toolcall
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestThreadsCorrectionsNameTheArgument: in
+// testdata/widened-threads-structured.jsonl too, a call that lacks a
+// required argument is answered with a correction that names it (issue
+// #25); the case's "correction" field is the argument.
+func TestThreadsCorrectionsNameTheArgument(t *testing.T) {
+	type named struct {
+		corpusCase
+		Correction string `json:"correction"`
+	}
+	checked := 0
+	for _, c := range loadJSONL[named](t, "testdata/widened-threads-structured.jsonl") {
+		if c.Correction == "" {
+			continue
+		}
+		checked++
+		res := Recover(c.input(t))
+		found := false
+		for _, r := range res.Rejections {
+			if strings.Contains(r.Reason, c.Correction) {
+				found = true
+			}
+		}
+		if len(res.Calls) > 0 || !found {
+			t.Errorf("%s: calls %v; no correction names %s: %v", c.ID, res.Calls, c.Correction, res.Rejections)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d cases carry a correction to check", checked)
+	}
+}
+
+// emptyServerCall: an entry with no name and no arguments beside an answer
+// is nothing; alone, or with arguments, it still gets its correction.
+func TestRuleEmptyServerCall(t *testing.T) {
+	in := func(content string, rc RawCall) Input {
+		return Input{Content: content, ToolCalls: []RawCall{rc}, FinishReason: "tool_calls", Tools: toolsFor(t)}
+	}
+	for _, args := range []string{"", "null", "{}"} {
+		res := Recover(in("Done: the program prints Hello, World!", RawCall{Arguments: args}))
+		if len(res.Calls) != 0 || len(res.Rejections) != 0 || res.Text == "" {
+			t.Errorf("args %q: calls %v, rejections %v, text %q; want the answer alone", args, res.Calls, res.Rejections, res.Text)
+		}
+	}
+	// Near misses: no text beside it, or arguments it carries.
+	checkRejected(t, "empty entry alone", Recover(in("", RawCall{})), false, "no tool name")
+	checkRejected(t, "arguments without a name", Recover(in("Running it.", RawCall{Arguments: `{"command": "pwd"}`})), false, "no tool name")
+	checkCalls(t, "named entry beside text", Recover(in("Reading.", RawCall{ID: "a", Name: "read_file", Arguments: `{"path": "go.mod"}`})),
+		call{"read_file", `{"path": "go.mod"}`})
+}
+
+// argsHoldCall: arguments that hold a call (JSON name + arguments, or
+// Qwen3-Coder closers) are never one argument's raw value. (Arguments that
+// are whole Qwen3-Coder parameters are read as such by the XML rule.)
+func TestRuleArgsHoldCall(t *testing.T) {
+	for _, args := range []string{
+		"<malformed_json_arguments>{\"name\": \"bash\", \"arguments\": 1}\n</parameter>\n</function>",
+		"</function>\nls",
+		"call: {\"name\": \"bash\", \"parameters\": {\"command\": \"ls\"}}",
+	} {
+		checkRejected(t, args, recoverCall(t, "bash", args), false, "not valid JSON")
+	}
+	// Near misses: raw shell text with braces, quotes and a name key is
+	// still the command.
+	checkCalls(t, "raw body", recoverCall(t, "bash", `jq '.name' package.json`), call{"bash", `{"command": "jq '.name' package.json"}`})
+	checkCalls(t, "raw body with JSON", recoverCall(t, "bash", `echo '"name": "x"' > f`), call{"bash", `{"command": "echo '\"name\": \"x\"' > f"}`})
+}
+
+// paramTags: <K>V</K> arguments, every K the tool's, are those arguments;
+// anything else is not read this way.
+func TestRuleArgsAsParamTags(t *testing.T) {
+	checkCalls(t, "one tag", recoverCall(t, "bash", `<command>echo "hi"</command>`), call{"bash", `{"command": "echo \"hi\""}`})
+	checkCalls(t, "two tags, newlines", recoverCall(t, "write_file", "<path>a.txt</path>\n<content>\nx\ny\n</content>"),
+		call{"write_file", `{"path": "a.txt", "content": "x\ny"}`})
+	// Near misses: a tag that is not an argument, text outside the tags,
+	// a repeated tag. bash's single argument then takes the text whole
+	// (the raw-body rule), write_file's two arguments cannot.
+	checkCalls(t, "unknown tag", recoverCall(t, "bash", `<b>ls</b>`), call{"bash", `{"command": "<b>ls</b>"}`})
+	checkCalls(t, "text after", recoverCall(t, "bash", `<command>ls</command> | wc -l`), call{"bash", `{"command": "<command>ls</command> | wc -l"}`})
+	checkRejected(t, "repeated tag", recoverCall(t, "write_file", "<path>a</path><path>b</path>"), false, "must be a JSON object")
+}
+
+// pyEndsReply: an own-line pythonic call is a call when nothing but calls
+// follows it; prose after it makes it an example.
+func TestRulePythonicCallEndsReply(t *testing.T) {
+	checkCalls(t, "call last", recoverText(t, "I'll read it.\nread_file(path=\"go.mod\")"), call{"read_file", `{"path": "go.mod"}`})
+	checkCalls(t, "two calls", recoverText(t, "read_file(path=\"a\")\nread_file(path=\"b\")\n"),
+		call{"read_file", `{"path": "a"}`}, call{"read_file", `{"path": "b"}`})
+	for _, s := range []string{
+		"You can also call it like:\nfetch_content(url=\"test\")\nin your own code.",
+		"read_file(path=\"go.mod\")\nprint(x)",
+	} {
+		res := recoverText(t, s)
+		if len(res.Calls) != 0 || len(res.Rejections) != 0 {
+			t.Errorf("%q: calls %v, rejections %v; want text", s, res.Calls, res.Rejections)
+		}
+	}
+	// Near miss: Gemma's tool_code block is a call attempt whatever follows.
+	checkCalls(t, "tool_code", recoverText(t, "```tool_code\nread_file(path=\"go.mod\")\n```\nThat reads it."), call{"read_file", `{"path": "go.mod"}`})
+}
