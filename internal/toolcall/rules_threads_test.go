@@ -104,3 +104,64 @@ func TestRulePythonicCallEndsReply(t *testing.T) {
 	// Near miss: Gemma's tool_code block is a call attempt whatever follows.
 	checkCalls(t, "tool_code", recoverText(t, "```tool_code\nread_file(path=\"go.mod\")\n```\nThat reads it."), call{"read_file", `{"path": "go.mod"}`})
 }
+
+// glmValueNoOpener: a GLM value whose <arg_value> is missing runs to its
+// </arg_value>; with another tag before that closer it is not read so.
+func TestRuleGLMValueWithoutOpener(t *testing.T) {
+	checkCalls(t, "no opener", recoverText(t, "<tool_call>bash<arg_key>command</arg_key>ls -la</arg_value></tool_call>"), call{"bash", `{"command": "ls -la"}`})
+	checkCalls(t, "second pair intact", recoverText(t, "<tool_call>read_file<arg_key>path</arg_key>a.go</arg_value><arg_key>start</arg_key><arg_value>3</arg_value></tool_call>"),
+		call{"read_file", `{"path": "a.go", "start": 3}`})
+	// Near misses: a key followed by another key, or by no value at all:
+	// the argument is absent and corrected by name, never run empty.
+	checkRejected(t, "key then key", recoverText(t, "<tool_call>bash<arg_key>command</arg_key><arg_key>x</arg_key><arg_value>1</arg_value></tool_call>"), false, "command")
+	checkRejected(t, "key without value", recoverText(t, "<tool_call>bash<arg_key>command</arg_key></tool_call>"), false, "command")
+	checkCalls(t, "empty value is a value", recoverText(t, "<tool_call>write_file<arg_key>path</arg_key><arg_value>a</arg_value><arg_key>content</arg_key><arg_value></arg_value></tool_call>"),
+		call{"write_file", `{"path": "a", "content": ""}`})
+}
+
+// glmGluedKey: "NAMEkey</arg_key>" or "NAME key</arg_key>" for a declared
+// NAME; an undeclared prefix is not guessed.
+func TestRuleGLMKeyGluedToName(t *testing.T) {
+	checkCalls(t, "glued", recoverText(t, "<tool_call>bashcommand</arg_key><arg_value>echo test</arg_value></tool_call>"), call{"bash", `{"command": "echo test"}`})
+	checkCalls(t, "spaced", recoverText(t, "<tool_call>read_file path</arg_key><arg_value>go.mod</arg_value></tool_call>"), call{"read_file", `{"path": "go.mod"}`})
+	for _, s := range []string{
+		"<tool_call>grep_toolpattern</arg_key><arg_value>TODO</arg_value></tool_call>",
+		"Use <arg_key>, as in bashcommand</arg_key>, to name it.",
+	} {
+		if res := recoverText(t, s); len(res.Calls) != 0 {
+			t.Errorf("%q: ran %v", s, res.Calls)
+		}
+	}
+}
+
+// quotedObject: "{"k": v}" as a body is the object; a real JSON string, or
+// quotes around something that is not an object, is not.
+func TestRuleQuotedObjectBody(t *testing.T) {
+	harmony := func(body string) string {
+		return "<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>" + body + "<|call|>"
+	}
+	checkCalls(t, "quoted object", recoverText(t, harmony(`"{"path": "src/a.ts"}"`)), call{"read_file", `{"path": "src/a.ts"}`})
+	// Near misses: quotes around a broken object are not repaired into a
+	// path, and a server call's quoted object is not JSON either: corrected.
+	if res := recoverText(t, harmony(`"{"path": "b.go"`)); len(res.Calls) != 0 {
+		t.Errorf("broken quoted object ran %v", res.Calls)
+	}
+	checkRejected(t, "server call", recoverCall(t, "read_file", `"{"path": "b.go"}"`), false, "not a JSON object")
+}
+
+// emptyCallWrapper: a reply ending with an empty <tool_call></tool_call>
+// on its own line gets the no-name correction; the tags in a sentence do
+// not.
+func TestRuleEmptyCallWrapper(t *testing.T) {
+	checkRejected(t, "alone", recoverText(t, "<tool_call>\n</tool_call>"), false, "no tool name")
+	checkRejected(t, "after prose", recoverText(t, "Let me check.\n<tool_call></tool_call>\n"), false, "no tool name")
+	for _, s := range []string{
+		"Wrap each call in <tool_call></tool_call>",
+		"<tool_call></tool_call> is how calls are wrapped; I have nothing to call.",
+	} {
+		res := recoverText(t, s)
+		if len(res.Calls) != 0 || len(res.Rejections) != 0 {
+			t.Errorf("%q: calls %v, rejections %v; want text", s, res.Calls, res.Rejections)
+		}
+	}
+}
