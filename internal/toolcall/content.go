@@ -328,6 +328,11 @@ func (sc *scan) wrapped(start, p int, glm bool) (group, bool) {
 		if glm && (strings.HasPrefix(s[r:], "<arg_key>") || r >= len(s) || isCloserAt(s, r)) {
 			return sc.glm(start, q, e)
 		}
+		if glm {
+			if g, ok := sc.glmGluedKey(start, q, e); ok {
+				return g, true
+			}
+		}
 		if g, ok := sc.deepseekElided(start, q, e, r); ok {
 			return g, true
 		}

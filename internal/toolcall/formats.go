@@ -839,6 +839,9 @@ func (sc *scan) pyOwnLine(j int) (group, bool) {
 		end = len(s)
 	}
 	c.format = "pythonic call"
+	if c.fail != failEOF && !sc.inToolCode(b) && !sc.pyEndsReply(end) {
+		return group{}, false
+	}
 	return group{start: b, end: sc.closers(end), cands: []candidate{c}}, true
 }
 

@@ -433,6 +433,9 @@ func readArgPairs(s string, p int) ([]kv, int) {
 		key := strings.TrimSpace(s[ks:ke])
 		q = skipStrayCloser(s, skipSpace(s, next), "arg_key")
 		var val string
+		// found: a key with no value at all is an absent argument (rule
+		// "glm_key_without_value" in rule_threads.go), not an empty one.
+		found := true
 		if strings.HasPrefix(s[q:], "<arg_value>") {
 			vs := q + len("<arg_value>")
 			ve, n2, closed := valueEnd(s, vs, "arg_value")
@@ -442,8 +445,12 @@ func readArgPairs(s string, p int) ([]kv, int) {
 			}
 			val = xmlValue(raw)
 			next = n2
+		} else if v, n2, ok := glmValueNoOpener(s, q); ok {
+			val, next = v, n2
+		} else {
+			found = false
 		}
-		if key != "" {
+		if key != "" && found {
 			out = append(out, kv{k: key, v: val})
 		}
 		if next <= p {

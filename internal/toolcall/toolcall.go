@@ -81,6 +81,9 @@ func Recover(in Input) Result {
 	var res Result
 
 	for _, rc := range in.ToolCalls {
+		if emptyServerCall(rc, in.Content) {
+			continue
+		}
 		for _, c := range structuredCandidates(rc, ts) {
 			emit(&res, ts, c, truncated)
 		}
@@ -99,6 +102,9 @@ func Recover(in Input) Result {
 			})
 		}
 		res.Text = sc.text
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && emptyCallWrapper(in.Content) {
+		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	res.Calls = dedupe(res.Calls)
 	if len(res.Calls) > 0 {
@@ -224,9 +230,20 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 	case map[string]any:
 		args = a
 	case string:
+		if m, ok := quotedObject(strings.TrimSpace(a)); ok {
+			args = m
+			repairs = append(repairs, "quotes around the JSON object removed")
+			break
+		}
+		if m, ok := paramTags(a, o); ok {
+			args = m
+			repairs = append(repairs, "arguments read from parameter tags")
+			c.xml = true
+			break
+		}
 		// A body that is not JSON is the value of the tool's single
 		// required string argument; broken JSON never is.
-		if t := strings.TrimSpace(a); t != "" && (t[0] == '{' || t[0] == '[') {
+		if t := strings.TrimSpace(a); t != "" && (t[0] == '{' || t[0] == '[' || strings.HasPrefix(t, `"{`) || argsHoldCall(t)) {
 			return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call are not valid JSON; it was not run — send them as one JSON object with %s", name, argList(o))}, false
 		}
 		k := singleStringArg(o)
