@@ -186,6 +186,8 @@ func (sc *scan) at(j int) (group, bool) {
 		return sc.strippedKimi(j)
 	case strings.HasPrefix(s[j:], "call:") && gemmaStrippedAt(s, j):
 		return sc.gemma(j, j, false)
+	case strings.HasPrefix(s[j:], "tool_code"):
+		return sc.toolCodeAssign(j)
 	}
 	return group{}, false
 }

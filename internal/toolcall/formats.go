@@ -60,6 +60,9 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 		}
 		return group{start: start, end: sc.closers(r.end), cands: cs}, true
 	case failEOF:
+		if g, ok := sc.openLlamaEnvelope(start, q); ok {
+			return g, true
+		}
 		cs := partialCalls(r.v, r.notes, format, strong, r.items)
 		if len(cs) == 0 {
 			if strong {
@@ -198,6 +201,10 @@ func openAIShape(v any) any {
 }
 
 func callsFrom(v any, notes []string, format string, strong bool) ([]candidate, bool) {
+	if u, ok := genericEnvelope(v); ok {
+		v = u
+		notes = append(append([]string(nil), notes...), "generic tool_calls envelope read")
+	}
 	var list []any
 	switch x := v.(type) {
 	case map[string]any:
@@ -212,8 +219,13 @@ func callsFrom(v any, notes []string, format string, strong bool) ([]candidate, 
 	for _, e := range list {
 		if strong {
 			e = openAIShape(e)
+		} else if f, ok := llamaFunctionShape(e); ok {
+			e = f
 		}
 		c, ok := callObject(e)
+		if !ok && strong {
+			c, ok = googleArgs(e)
+		}
 		if !ok && strong && len(list) == 1 {
 			c, ok = nameOnlyCall(e)
 		}
@@ -669,7 +681,8 @@ func (sc *scan) glmBare(j int) (group, bool) {
 func (sc *scan) gemma(start, p int, strong bool) (group, bool) {
 	s := sc.s
 	q := skipSpace(s, p)
-	if !strings.HasPrefix(s[q:], "call:") {
+	hasCall := strings.HasPrefix(s[q:], "call:")
+	if !hasCall {
 		if !strong {
 			return group{}, false
 		}
@@ -702,6 +715,9 @@ func (sc *scan) gemma(start, p int, strong bool) (group, bool) {
 			return group{start: start, end: len(s), cands: []candidate{c}}, true
 		}
 		return group{}, false
+	}
+	if s[r] == '(' && hasCall && strong {
+		return sc.gemmaParen(start, name, r)
 	}
 	if s[r] != '{' {
 		return group{}, false
