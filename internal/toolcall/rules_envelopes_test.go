@@ -2,7 +2,7 @@ package toolcall
 
 import "testing"
 
-// One table per rule of rule_threads.go: what the format's parser or
+// One table per rule of rule_envelopes.go: what the format's parser or
 // template reads, and near misses that must stay text.
 
 func TestRuleGenericEnvelope(t *testing.T) {
