@@ -50,6 +50,7 @@ type wireRequest struct {
 	Model          string         `json:"model"`
 	Messages       []wireMessage  `json:"messages"`
 	Tools          []wireTool     `json:"tools,omitempty"`
+	ToolChoice     string         `json:"tool_choice,omitempty"` // only the constrained retry of a broken call sets it
 	Stream         bool           `json:"stream"`
 	StreamOptions  *streamOptions `json:"stream_options,omitempty"`
 	ReturnProgress bool           `json:"return_progress,omitempty"`
@@ -109,6 +110,7 @@ func BuildRequest(req *ai.ModelRequest, o RequestOptions) ([]byte, error) {
 		Stream:         true,
 		StreamOptions:  &streamOptions{IncludeUsage: true},
 		ReturnProgress: o.Progress,
+		ToolChoice:     string(req.ToolChoice),
 	}
 	for _, m := range req.Messages {
 		w.Messages = append(w.Messages, wireMessages(m)...)

@@ -1,0 +1,101 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/firebase/genkit/go/ai"
+
+	"mm/internal/toolcall"
+)
+
+// The constrained retry (docs/tool-calls.md, "Asking again with constrained
+// tool calling"): when the recovery layer finds no call to run in a reply,
+// only calls it must refuse, a llama.cpp server is asked the same request
+// once more with tool_choice "required". llama-server then builds a grammar
+// from the tools' schemas and the model can only write a well-formed call
+// of a declared tool: the call is valid by construction, where a correction
+// would cost a whole round trip and often come back broken again.
+
+// SetToolCallRetry turns the constrained retry on or off: on for the
+// llama-server based providers (dmr, llamacpp, llmman) with toolCallRetry,
+// whose tool_choice "required" is grammar-constrained; other servers may
+// take the key and still not constrain anything.
+func (a *Agent) SetToolCallRetry(on bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.retry = on
+}
+
+// wantsRetry says whether a reply is asked again: nothing of it runs, a
+// call was attempted and refused for what it says (not for a cut: a reply
+// cut by max_tokens is handed back as such), and tools are declared.
+func (a *Agent) wantsRetry(resp *ai.ModelResponse, reply toolcall.Result) bool {
+	if !a.retry || resp.FinishMessage == "length" || len(reply.Calls) > 0 || len(a.opts.Tools.List()) == 0 {
+		return false
+	}
+	for _, r := range reply.Rejections {
+		if !r.Truncated {
+			return true
+		}
+	}
+	return false
+}
+
+// retryTool is the one declared tool every refused call of the reply was
+// about, "" when they name none or several: the retry then offers every
+// tool.
+func retryTool(rs []toolcall.Rejection) string {
+	name := ""
+	for _, r := range rs {
+		if r.Truncated {
+			continue
+		}
+		if r.Tool == "" || (name != "" && r.Tool != name) {
+			return ""
+		}
+		name = r.Tool
+	}
+	return name
+}
+
+// retryConstrained asks the broken reply's request again, once, with
+// tool_choice "required" and the tools narrowed to the one the model meant
+// when that is clear. It returns the retry's reply when a call of it runs,
+// and nil when the retry gave nothing better (the server failed, the
+// watchdog fired, the call is still refused): the caller then goes on with
+// the broken reply as if no retry had been made. The error is the user's
+// interrupt, which stops the turn like any request's.
+//
+// The retry's usage counts in the turn's; it is not a turn of maxTurns (it
+// stands for the reply it replaces).
+func (a *Agent) retryConstrained(ctx context.Context, ui UI, broken toolcall.Result, res *Result) (*ai.ModelResponse, toolcall.Result, error) {
+	defs := a.opts.Tools.Definitions()
+	what := "the tool call"
+	if name := retryTool(broken.Rejections); name != "" {
+		what = "the " + name + " call"
+		for _, d := range defs {
+			if d.Name == name {
+				defs = []*ai.ToolDefinition{d}
+				break
+			}
+		}
+	}
+	ui.Notice(what + " could not be repaired; asking again with constrained tool calling")
+	req := &ai.ModelRequest{Messages: a.history, Tools: defs, ToolChoice: ai.ToolChoiceRequired}
+	resp, guard, _, err := a.generateFor(ctx, ui, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, toolcall.Result{}, err
+		}
+		return nil, toolcall.Result{}, nil
+	}
+	addUsage(&res.Usage, resp.Usage)
+	reply := a.recover(resp)
+	if len(reply.Calls) == 0 {
+		return nil, toolcall.Result{}, nil
+	}
+	if rest := guard.finish(reply.Text); rest != "" {
+		ui.Text(rest)
+	}
+	return resp, reply, nil
+}
