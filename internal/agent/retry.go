@@ -82,7 +82,7 @@ func (a *Agent) retryConstrained(ctx context.Context, ui UI, broken toolcall.Res
 	}
 	ui.Notice(what + " could not be repaired; asking again with constrained tool calling")
 	req := &ai.ModelRequest{Messages: a.history, Tools: defs, ToolChoice: ai.ToolChoiceRequired}
-	resp, guard, _, err := a.generateFor(ctx, ui, req)
+	resp, _, _, err := a.generateFor(ctx, retryUI{ui}, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, toolcall.Result{}, err
@@ -94,8 +94,17 @@ func (a *Agent) retryConstrained(ctx context.Context, ui UI, broken toolcall.Res
 	if len(reply.Calls) == 0 {
 		return nil, toolcall.Result{}, nil
 	}
-	if rest := guard.finish(reply.Text); rest != "" {
-		ui.Text(rest)
+	if reply.Text != "" {
+		ui.Text(reply.Text)
 	}
 	return resp, reply, nil
 }
+
+// retryUI is the UI during the retry: its text and reasoning are held
+// back, since a retry that gives no call is dropped (a model that writes
+// prose until max_tokens would otherwise show a whole answer that is not
+// kept); the text of one that runs is shown once it is known.
+type retryUI struct{ UI }
+
+func (retryUI) Text(string)     {}
+func (retryUI) Thinking(string) {}
