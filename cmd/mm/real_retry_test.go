@@ -395,7 +395,7 @@ func BenchmarkRealToolCallRetry(b *testing.B) {
 					b.Logf("%s %q: retry %d ms (%d of %d prompt tokens read, %d predicted), saved %v: %.200s", variant, c.prompt, h.took.Milliseconds(), h.timings.PromptN, h.timings.PromptN+h.timings.CacheN, h.timings.PredictedN, ok, retriedCall(h.sent))
 				}
 				if r.code != 0 && r.code != 4 {
-					b.Logf("%s %q: exit %d: %.300s", variant, c.prompt, r.code, r.stderr)
+					b.Logf("%s %q: exit %d: %s", variant, c.prompt, r.code, lastLines(r.stderr, 3))
 				}
 			}
 			b.Logf("%s: %d prompts, %d replies cut at max_tokens, %d asked again, %d saved; retry ms median %.0f max %.0f; next request's prompt reading ms median %.0f max %.0f (tokens read/prompt: %s)",
@@ -452,4 +452,10 @@ func maxOf(v []float64) float64 {
 		m = max(m, x)
 	}
 	return m
+}
+
+// lastLines is the end of a run's stderr, where its error is.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
