@@ -171,7 +171,10 @@ func timingsOf(sse string) hopTimings {
 func sseCall(name, args string) string {
 	fn, _ := json.Marshal(map[string]string{"name": name, "arguments": args})
 	return `data: {"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"broken_0","type":"function","function":` + string(fn) + `}]},"finish_reason":null}]}` + "\n\n" +
-		`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\n" + "data: [DONE]\n\n"
+		`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\n" +
+		// About the size of such a call in Hermes markup, as a server
+		// counts it: the retry's bound is twice that and 64 more.
+		`data: {"choices":[],"usage":{"completion_tokens":20,"prompt_tokens":0,"total_tokens":20}}` + "\n\n" + "data: [DONE]\n\n"
 }
 
 // sseText is a scripted text answer.

@@ -90,6 +90,11 @@ func TestToolCallRetry(t *testing.T) {
 		if reqs[1].JSON["tool_choice"] != "required" || strings.Join(toolNames(reqs[1]), ",") != "read_file" {
 			t.Errorf("the retry: tool_choice %v, tools %v", reqs[1].JSON["tool_choice"], toolNames(reqs[1]))
 		}
+		// Its answer is bounded by the broken one's size (never past
+		// max_tokens).
+		if n, _ := reqs[1].JSON["max_tokens"].(float64); n <= 0 || n >= 4096 || reqs[0].JSON["max_tokens"] != 4096.0 {
+			t.Errorf("the retry's max_tokens %v (the first request's %v)", reqs[1].JSON["max_tokens"], reqs[0].JSON["max_tokens"])
+		}
 		// The retry is the first request with other tools: its messages
 		// are the same.
 		if strings.Join(retryMessages(reqs[1]), "\n") != strings.Join(retryMessages(reqs[0]), "\n") {

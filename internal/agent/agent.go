@@ -415,7 +415,7 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 		}
 		res.Text = text
 		if a.wantsRetry(resp, reply) {
-			r, rp, err := a.retryConstrained(ctx, ui, reply, res)
+			r, rp, err := a.retryConstrained(ctx, ui, resp, reply, res)
 			if err != nil {
 				// Stopped by the user: the turn ends as it would have on
 				// the next request, the corrections sent.

@@ -68,7 +68,7 @@ func retryTool(rs []toolcall.Rejection) string {
 //
 // The retry's usage counts in the turn's; it is not a turn of maxTurns (it
 // stands for the reply it replaces).
-func (a *Agent) retryConstrained(ctx context.Context, ui UI, broken toolcall.Result, res *Result) (*ai.ModelResponse, toolcall.Result, error) {
+func (a *Agent) retryConstrained(ctx context.Context, ui UI, brokenResp *ai.ModelResponse, broken toolcall.Result, res *Result) (*ai.ModelResponse, toolcall.Result, error) {
 	defs := a.opts.Tools.Definitions()
 	what := "the tool call"
 	if name := retryTool(broken.Rejections); name != "" {
@@ -82,6 +82,11 @@ func (a *Agent) retryConstrained(ctx context.Context, ui UI, broken toolcall.Res
 	}
 	ui.Notice(what + " could not be repaired; asking again with constrained tool calling")
 	req := &ai.ModelRequest{Messages: a.history, Tools: defs, ToolChoice: ai.ToolChoiceRequired}
+	if n := retryMaxTokens(brokenResp.Usage, a.opts.MaxTokens); n > 0 {
+		// max_tokens is no part of the prompt: the server's cache is
+		// not affected.
+		req.Config = map[string]any{"max_tokens": n}
+	}
 	resp, _, _, err := a.generateFor(ctx, retryUI{ui}, req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -108,3 +113,20 @@ type retryUI struct{ UI }
 
 func (retryUI) Text(string)     {}
 func (retryUI) Thinking(string) {}
+
+// retryMaxTokens bounds the retry's answer: twice the broken reply's, and
+// 64 tokens more, when that is under max_tokens (0: no bound). The call
+// asked for is the one the model just wrote, so it needs about as many
+// tokens; a server whose grammar lets the model write text before the
+// call (llama.cpp's for "required" does) would otherwise let a model that
+// never gets to the call run to max_tokens, 4096 by default.
+func retryMaxTokens(u *ai.GenerationUsage, maxTokens int) int {
+	if u == nil || u.OutputTokens <= 0 {
+		return 0
+	}
+	n := 2*u.OutputTokens + 64
+	if maxTokens > 0 && n >= maxTokens {
+		return 0
+	}
+	return n
+}

@@ -3,6 +3,8 @@ package agent
 import (
 	"testing"
 
+	"github.com/firebase/genkit/go/ai"
+
 	"mm/internal/toolcall"
 )
 
@@ -24,6 +26,26 @@ func TestRetryTool(t *testing.T) {
 	for _, c := range cases {
 		if got := retryTool(c.rs); got != c.want {
 			t.Errorf("retryTool(%+v) = %q, want %q", c.rs, got, c.want)
+		}
+	}
+}
+
+func TestRetryMaxTokens(t *testing.T) {
+	cases := []struct {
+		usage     *ai.GenerationUsage
+		maxTokens int
+		want      int
+	}{
+		{&ai.GenerationUsage{OutputTokens: 30}, 4096, 124},
+		{&ai.GenerationUsage{OutputTokens: 30}, 0, 124},
+		{&ai.GenerationUsage{OutputTokens: 2100}, 4096, 0}, // past max_tokens: the configured one
+		{&ai.GenerationUsage{OutputTokens: 30}, 124, 0},
+		{&ai.GenerationUsage{}, 4096, 0}, // no usage reported: no bound
+		{nil, 4096, 0},
+	}
+	for _, c := range cases {
+		if got := retryMaxTokens(c.usage, c.maxTokens); got != c.want {
+			t.Errorf("retryMaxTokens(%+v, %d) = %d, want %d", c.usage, c.maxTokens, got, c.want)
 		}
 	}
 }
