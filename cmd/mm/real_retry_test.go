@@ -60,14 +60,14 @@ const (
 // which plan decides about: forwarded, or answered with a scripted SSE.
 type realProxy struct {
 	real string // the real server's /v1 URL
-	plan func(i int, body []byte) (hopMode, string)
+	plan func(i int, body []byte) (hopMode, string, []byte)
 	mu   sync.Mutex
 	hops []hop
 }
 
 var maxTokensKey = regexp.MustCompile(`"max_tokens":\d+`)
 
-func newRealProxy(t testing.TB, real string, plan func(i int, body []byte) (hopMode, string)) (*realProxy, string) {
+func newRealProxy(t testing.TB, real string, plan func(i int, body []byte) (hopMode, string, []byte)) (*realProxy, string) {
 	p := &realProxy{real: real, plan: plan}
 	target, _ := url.Parse(strings.TrimSuffix(real, "/v1"))
 	rp := httputil.NewSingleHostReverseProxy(target)
@@ -83,9 +83,12 @@ func newRealProxy(t testing.TB, real string, plan func(i int, body []byte) (hopM
 		i := len(p.hops)
 		p.hops = append(p.hops, h)
 		p.mu.Unlock()
-		mode, answer := p.plan(i, body)
+		mode, answer, instead := p.plan(i, body)
 		if mode != stub {
 			send := body
+			if instead != nil {
+				send = instead
+			}
 			if mode == prime {
 				send = maxTokensKey.ReplaceAll(body, []byte(`"max_tokens":1`))
 			}
@@ -231,8 +234,8 @@ func runThrough(t testing.TB, dir, base, yaml, prompt string) result {
 // The retry on the real server: the proxy gives mm a read_file call that
 // cannot be repaired (its arguments are `{}`, the fault of the corpus's
 // structured_args-008, there on bash), mm asks the real server again with
-// tool_choice "required" and only read_file declared, and the server takes
-// it (it builds its grammar from the one schema). What follows is the
+// tool_choice "required" and the same tools, and the server takes it (it
+// builds its grammar from the schemas). What follows is the
 // model's: a call, which runs, or none, and then the corrections go to the
 // model exactly as without the retry. On the llama.cpp build of the tests
 // SmolLM2-135M gets none: that build's grammar for "required" lets text
@@ -241,14 +244,14 @@ func runThrough(t testing.TB, dir, base, yaml, prompt string) result {
 // request, a normal one, is answered by the proxy.
 func TestRealToolCallRetry(t *testing.T) {
 	srv := realtest.Start(t, realtest.Options{NCtx: 4096, ChatTemplateFile: realtest.ToolsTemplate()})
-	p, base := newRealProxy(t, srv.URL, func(i int, _ []byte) (hopMode, string) {
+	p, base := newRealProxy(t, srv.URL, func(i int, _ []byte) (hopMode, string, []byte) {
 		switch i {
 		case 0:
-			return stub, sseCall("read_file", "{}")
+			return stub, sseCall("read_file", "{}"), nil
 		case 1:
-			return forward, ""
+			return forward, "", nil
 		}
-		return stub, sseText("done")
+		return stub, sseText("done"), nil
 	})
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "main.go"), "package main\n")
@@ -258,8 +261,7 @@ func TestRealToolCallRetry(t *testing.T) {
 		t.Fatalf("exit %d, %d chat requests\n%s", r.code, len(hops), r.stderr)
 	}
 	first, retry, next := hops[0], hops[1], hops[2]
-	tools, _ := retry.json["tools"].([]any)
-	if retry.json["tool_choice"] != "required" || len(tools) != 1 || !strings.Contains(string(retry.body), `"name":"read_file"`) {
+	if retry.json["tool_choice"] != "required" || toolsBytes(t, retry.body) != toolsBytes(t, first.body) {
 		t.Errorf("the retry's request: %s", retry.body)
 	}
 	if strings.Contains(retry.sent, `"error"`) || retry.timings.PredictedN == 0 {
@@ -326,14 +328,14 @@ var retryPrompts = []struct{ prompt, tool string }{
 //   - natural: mm's requests go to the server as they are; counted are the
 //     replies mm asked again (a call it could not repair) and how many the
 //     retry saved;
-//   - narrowed / all tools: the first request is read by the server (so
+//   - all tools / narrowed: the first request is read by the server (so
 //     its prompt is cached, as after a real broken reply) but mm is given
-//     a call that cannot be repaired, of the prompt's tool (`{}`: the
-//     retry offers that tool alone) or of no declared tool (the retry
-//     offers them all). Measured: the retries saved, the retry's time,
-//     and the next normal request's prompt reading (sent with max_tokens
-//     1), which the narrowed prompt makes read the tools again (llama.cpp
-//     has one slot).
+//     a call of the prompt's tool that cannot be repaired (`{}`); mm's
+//     retry offers every tool, and in "narrowed" the proxy cuts its tools
+//     to that one (what the issue first asked for). Measured: the retries
+//     saved, the retry's time, and the next normal request's prompt
+//     reading (sent with max_tokens 1), which a narrowed retry makes read
+//     the tools and what follows them again (llama.cpp has one slot).
 //
 // The bash tool is declared (the prompts want it) but -p with yolo: false
 // refuses it: nothing the model writes runs but read_file.
@@ -341,29 +343,29 @@ func BenchmarkRealToolCallRetry(b *testing.B) {
 	srv := realtest.Start(b, realtest.Options{NCtx: 4096, ChatTemplateFile: realtest.ToolsTemplate()})
 	yaml := "provider: llamacpp\nyolo: false\naskUserTool: true\nsampling:\n  max_tokens: 200\n  temperature: 0\n"
 	for b.Loop() {
-		for _, variant := range []string{"natural", "narrowed", "all tools"} {
+		for _, variant := range []string{"natural", "all tools", "narrowed"} {
 			var retried, saved, cut int
 			var retryMs, nextMs []float64
 			var nextRead []string
 			for _, c := range retryPrompts {
 				tool := c.tool
-				p, base := newRealProxy(b, srv.URL, func(i int, body []byte) (hopMode, string) {
+				p, base := newRealProxy(b, srv.URL, func(i int, body []byte) (hopMode, string, []byte) {
 					retry := bytes.Contains(body, []byte(`"tool_choice":"required"`))
 					switch {
 					case variant == "natural" && (i < 2 || retry):
-						return forward, ""
+						return forward, "", nil
 					case variant == "natural":
-						return stub, sseText("done")
-					case i == 0 && variant == "narrowed":
-						return prime, sseCall(tool, "{}")
+						return stub, sseText("done"), nil
 					case i == 0:
-						return prime, sseCall("do_it", "{}")
+						return prime, sseCall(tool, "{}"), nil
+					case retry && variant == "narrowed":
+						return forward, "", narrowTools(b, body, tool)
 					case retry:
-						return forward, ""
+						return forward, "", nil
 					}
 					// The next normal request: its prompt read, then
 					// the turn ends.
-					return prime, sseText("done")
+					return prime, sseText("done"), nil
 				})
 				dir := b.TempDir()
 				for name, text := range map[string]string{
@@ -461,4 +463,29 @@ func maxOf(v []float64) float64 {
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// narrowTools is a request body with only the tool named in its tools, the
+// other bytes as they were.
+func narrowTools(t testing.TB, body []byte, name string) []byte {
+	i := bytes.Index(body, []byte(`"tools":[`))
+	if i < 0 {
+		t.Fatalf("no tools in %s", body)
+	}
+	start := i + len(`"tools":`)
+	dec := json.NewDecoder(bytes.NewReader(body[start:]))
+	var tools []json.RawMessage
+	if err := dec.Decode(&tools); err != nil {
+		t.Fatal(err)
+	}
+	end := start + int(dec.InputOffset())
+	for _, tool := range tools {
+		if bytes.Contains(tool, []byte(`"name":"`+name+`"`)) {
+			out := append([]byte(nil), body[:start]...)
+			out = append(append(append(out, '['), tool...), ']')
+			return append(out, body[end:]...)
+		}
+	}
+	t.Fatalf("no tool %s in %s", name, body)
+	return nil
 }

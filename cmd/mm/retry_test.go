@@ -69,10 +69,11 @@ func retryDir(t *testing.T) string {
 }
 
 func TestToolCallRetry(t *testing.T) {
-	// A broken call, the retry with tool_choice "required" and the tools
-	// narrowed to read_file, whose valid call runs; the history keeps the
-	// retry's reply, and the next request is a normal one: all the tools,
-	// byte for byte those of the first, no tool_choice.
+	// A broken call, the retry with tool_choice "required" and the same
+	// tools (the server's cache keeps the prompt), whose valid call runs;
+	// the history keeps the retry's reply, and the next request is a
+	// normal one: the tools byte for byte those of the first, no
+	// tool_choice.
 	t.Run("saved", func(t *testing.T) {
 		dir := retryDir(t)
 		srv := llmtest.New(t, brokenRead(),
@@ -87,7 +88,7 @@ func TestToolCallRetry(t *testing.T) {
 		if len(reqs) != 3 {
 			t.Fatalf("%d requests:\n%s", len(reqs), r.stderr)
 		}
-		if reqs[1].JSON["tool_choice"] != "required" || strings.Join(toolNames(reqs[1]), ",") != "read_file" {
+		if reqs[1].JSON["tool_choice"] != "required" || toolsBytes(t, reqs[1].Body) != toolsBytes(t, reqs[0].Body) {
 			t.Errorf("the retry: tool_choice %v, tools %v", reqs[1].JSON["tool_choice"], toolNames(reqs[1]))
 		}
 		// Its answer is bounded by the broken one's size (never past
@@ -95,8 +96,8 @@ func TestToolCallRetry(t *testing.T) {
 		if n, _ := reqs[1].JSON["max_tokens"].(float64); n <= 0 || n >= 4096 || reqs[0].JSON["max_tokens"] != 4096.0 {
 			t.Errorf("the retry's max_tokens %v (the first request's %v)", reqs[1].JSON["max_tokens"], reqs[0].JSON["max_tokens"])
 		}
-		// The retry is the first request with other tools: its messages
-		// are the same.
+		// The retry is the first request asked again: its messages are
+		// the same.
 		if strings.Join(retryMessages(reqs[1]), "\n") != strings.Join(retryMessages(reqs[0]), "\n") {
 			t.Errorf("the retry's messages differ:\n%s\n%s", reqs[0].Body, reqs[1].Body)
 		}
@@ -170,7 +171,7 @@ func TestToolCallRetry(t *testing.T) {
 		}
 	})
 
-	// A call of no declared tool: the retry offers every tool.
+	// A call of no declared tool: the notice names none.
 	t.Run("unknown tool", func(t *testing.T) {
 		dir := retryDir(t)
 		srv := llmtest.New(t,

@@ -42,8 +42,7 @@ func (a *Agent) wantsRetry(resp *ai.ModelResponse, reply toolcall.Result) bool {
 }
 
 // retryTool is the one declared tool every refused call of the reply was
-// about, "" when they name none or several: the retry then offers every
-// tool.
+// about, "" when they name none or several: the notice names it.
 func retryTool(rs []toolcall.Rejection) string {
 	name := ""
 	for _, r := range rs {
@@ -59,8 +58,7 @@ func retryTool(rs []toolcall.Rejection) string {
 }
 
 // retryConstrained asks the broken reply's request again, once, with
-// tool_choice "required" and the tools narrowed to the one the model meant
-// when that is clear. It returns the retry's reply when a call of it runs,
+// tool_choice "required". It returns the retry's reply when a call of it runs,
 // and nil when the retry gave nothing better (the server failed, the
 // watchdog fired, the call is still refused): the caller then goes on with
 // the broken reply as if no retry had been made. The error is the user's
@@ -69,19 +67,19 @@ func retryTool(rs []toolcall.Rejection) string {
 // The retry's usage counts in the turn's; it is not a turn of maxTurns (it
 // stands for the reply it replaces).
 func (a *Agent) retryConstrained(ctx context.Context, ui UI, brokenResp *ai.ModelResponse, broken toolcall.Result, res *Result) (*ai.ModelResponse, toolcall.Result, error) {
-	defs := a.opts.Tools.Definitions()
 	what := "the tool call"
 	if name := retryTool(broken.Rejections); name != "" {
 		what = "the " + name + " call"
-		for _, d := range defs {
-			if d.Name == name {
-				defs = []*ai.ToolDefinition{d}
-				break
-			}
-		}
 	}
 	ui.Notice(what + " could not be repaired; asking again with constrained tool calling")
-	req := &ai.ModelRequest{Messages: a.history, Tools: defs, ToolChoice: ai.ToolChoiceRequired}
+	// Every tool, not only the one the call named: llama-server keeps one
+	// prompt in its cache, and the tools are at the start of it (in the
+	// system message), so a narrowed list would make the server read the
+	// whole conversation again for the retry, and once more for the next
+	// request. With the same tools, the retry's prompt is the broken
+	// request's, read from the cache, and the next request extends it
+	// (BenchmarkRealToolCallRetry measures both ways).
+	req := &ai.ModelRequest{Messages: a.history, Tools: a.opts.Tools.Definitions(), ToolChoice: ai.ToolChoiceRequired}
 	if n := retryMaxTokens(brokenResp.Usage, a.opts.MaxTokens); n > 0 {
 		// max_tokens is no part of the prompt: the server's cache is
 		// not affected.

@@ -8,8 +8,8 @@ import (
 	"mm/internal/toolcall"
 )
 
-// The retry narrows the tools only to the one declared tool every refused
-// call was about.
+// The retry's notice names the one declared tool every refused call was
+// about, and only that.
 func TestRetryTool(t *testing.T) {
 	cases := []struct {
 		rs   []toolcall.Rejection

@@ -61,7 +61,7 @@ type Rejection struct {
 	Reason    string // the correction text for the model
 	Truncated bool   // cut by the token limit, or arguments that never close
 	// Tool is the declared tool the call is about, "" when its name is
-	// none of them: a constrained retry narrows the tools to it.
+	// none of them (the constrained retry's notice names it).
 	Tool string
 }
 
