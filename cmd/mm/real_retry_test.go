@@ -234,14 +234,14 @@ func runThrough(t testing.TB, dir, base, yaml, prompt string) result {
 // The retry on the real server: the proxy gives mm a read_file call that
 // cannot be repaired (its arguments are `{}`, the fault of the corpus's
 // structured_args-008, there on bash), mm asks the real server again with
-// tool_choice "required" and the same tools, and the server takes it (it
-// builds its grammar from the schemas). What follows is the
-// model's: a call, which runs, or none, and then the corrections go to the
-// model exactly as without the retry. On the llama.cpp build of the tests
-// SmolLM2-135M gets none: that build's grammar for "required" lets text
-// come before the first call and only forbids ending without one, and this
-// model writes code until max_tokens (docs/tool-calls.md). The next
-// request, a normal one, is answered by the proxy.
+// tool_choice "required", the same tools, and a response_format holding
+// the JSON schema of one read_file call. The server makes a grammar of it:
+// whatever SmolLM2-135M writes (on its own it writes prose or code until
+// max_tokens) is one read_file call object from its first character. When
+// the model closes it, the call runs; when it loops inside a value until
+// the retry's max_tokens, the reply is cut and the corrections go to the
+// model exactly as without the retry. The next request, a normal one, is
+// answered by the proxy.
 func TestRealToolCallRetry(t *testing.T) {
 	srv := realtest.Start(t, realtest.Options{NCtx: 4096, ChatTemplateFile: realtest.ToolsTemplate()})
 	p, base := newRealProxy(t, srv.URL, func(i int, _ []byte) (hopMode, string, []byte) {
@@ -255,7 +255,7 @@ func TestRealToolCallRetry(t *testing.T) {
 	})
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "main.go"), "package main\n")
-	r := runThrough(t, dir, base, retryConfig(dir, 32), "show main.go")
+	r := runThrough(t, dir, base, retryConfig(dir, 160), "show main.go")
 	hops := p.all()
 	if r.code != 0 || len(hops) != 3 {
 		t.Fatalf("exit %d, %d chat requests\n%s", r.code, len(hops), r.stderr)
@@ -280,6 +280,12 @@ func TestRealToolCallRetry(t *testing.T) {
 	reply, after := ms[len(ms)-2], ms[len(ms)-1]
 	calls, _ := reply["tool_calls"].([]any)
 	t.Logf("the retry: %d ms, %d prompt tokens (%d cached), %d predicted, finish %v: %.200q", retry.took.Milliseconds(), retry.timings.PromptN+retry.timings.CacheN, retry.timings.CacheN, retry.timings.PredictedN, strings.Contains(retry.sent, `"finish_reason":"length"`), retriedCall(retry.sent))
+	// Valid by construction: the real server's reply is a read_file call
+	// object, with no text before it, whole or cut.
+	got := retriedCall(retry.sent)
+	if !readFileCallPrefix.MatchString(got) {
+		t.Errorf("the real server's reply to the retry is not a read_file call object: %q", got)
+	}
 	if len(calls) > 0 {
 		// Saved: the retry's call ran in place of the broken one.
 		fn, _ := calls[0].(map[string]any)["function"].(map[string]any)
@@ -288,11 +294,20 @@ func TestRealToolCallRetry(t *testing.T) {
 		}
 		return
 	}
-	// Not saved: the broken reply and its corrections, as without a retry.
+	// Cut inside a value: the broken reply and its corrections, as
+	// without a retry.
+	if !strings.Contains(retry.sent, `"finish_reason":"length"`) {
+		t.Errorf("the retry gave no call and was not cut: %q", got)
+	}
 	if c, _ := after["content"].(string); after["role"] != "user" || !strings.HasPrefix(c, "[Tool call not run: read_file needs the argument path") || !strings.Contains(r.stderr, "· tool call not run: ") {
 		t.Errorf("the fallback: %v\n%s", after, r.stderr)
 	}
 }
+
+// readFileCallPrefix is what the retry's grammar lets through: a JSON
+// object whose first member is the name read_file or its arguments
+// object (the schema does not order them), from the first character.
+var readFileCallPrefix = regexp.MustCompile(`^\{\s*"(name"\s*:\s*"read_file"|arguments"\s*:\s*\{)`)
 
 // retryPrompts are internal/toolcall's realPrompts (real_live_test.go),
 // each with the tool it wants.

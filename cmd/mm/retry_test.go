@@ -91,6 +91,17 @@ func TestToolCallRetry(t *testing.T) {
 		if reqs[1].JSON["tool_choice"] != "required" || toolsBytes(t, reqs[1].Body) != toolsBytes(t, reqs[0].Body) {
 			t.Errorf("the retry: tool_choice %v, tools %v", reqs[1].JSON["tool_choice"], toolNames(reqs[1]))
 		}
+		// The grammar is one read_file call: the tool the broken call
+		// named, with read_file's own schema.
+		if got := retrySchemaTools(t, reqs[1]); strings.Join(got, ",") != "read_file" {
+			t.Errorf("the retry's response_format is for %v, want read_file: %s", got, reqs[1].Body)
+		}
+		if _, ok := reqs[0].JSON["response_format"]; ok {
+			t.Errorf("the first request has a response_format")
+		}
+		if _, ok := reqs[2].JSON["response_format"]; ok {
+			t.Errorf("the next request has a response_format")
+		}
 		// Its answer is bounded by the broken one's size (never past
 		// max_tokens).
 		if n, _ := reqs[1].JSON["max_tokens"].(float64); n <= 0 || n >= 4096 || reqs[0].JSON["max_tokens"] != 4096.0 {
@@ -190,6 +201,10 @@ func TestToolCallRetry(t *testing.T) {
 		if !strings.Contains(r.stderr, "· the tool call could not be repaired; asking again with constrained tool calling") {
 			t.Errorf("stderr:\n%s", r.stderr)
 		}
+		// No tool named: the grammar allows a call of any declared tool.
+		if got, want := retrySchemaTools(t, reqs[1]), toolNames(reqs[0]); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("the retry's response_format is for %v, want every tool %v", got, want)
+		}
 	})
 
 	// No retry: an Ollama server (its tool_choice is no grammar), a
@@ -262,4 +277,32 @@ func TestToolCallRetryInterrupt(t *testing.T) {
 	if n := len(srv.ChatRequests()); n != 2 {
 		t.Errorf("%d model calls", n)
 	}
+}
+
+// retrySchemaTools are the tool names the retry's response_format allows:
+// the const of "name" in its call schema, or in each of its oneOf.
+func retrySchemaTools(t *testing.T, r llmtest.Request) []string {
+	t.Helper()
+	rf, _ := r.JSON["response_format"].(map[string]any)
+	js, _ := rf["json_schema"].(map[string]any)
+	schema, _ := js["schema"].(map[string]any)
+	if rf["type"] != "json_schema" || schema == nil {
+		t.Fatalf("no json_schema response_format in %s", r.Body)
+	}
+	alts := []any{schema}
+	if one, ok := schema["oneOf"].([]any); ok {
+		alts = one
+	}
+	var names []string
+	for _, a := range alts {
+		m, _ := a.(map[string]any)
+		props, _ := m["properties"].(map[string]any)
+		name, _ := props["name"].(map[string]any)
+		if _, ok := props["arguments"].(map[string]any); !ok {
+			t.Errorf("no arguments schema in %v", m)
+		}
+		n, _ := name["const"].(string)
+		names = append(names, n)
+	}
+	return names
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/firebase/genkit/go/ai"
 
+	"mm/internal/llm"
 	"mm/internal/toolcall"
 )
 
@@ -79,12 +80,24 @@ func (a *Agent) retryConstrained(ctx context.Context, ui UI, brokenResp *ai.Mode
 	// request. With the same tools, the retry's prompt is the broken
 	// request's, read from the cache, and the next request extends it
 	// (BenchmarkRealToolCallRetry measures both ways).
-	req := &ai.ModelRequest{Messages: a.history, Tools: a.opts.Tools.Definitions(), ToolChoice: ai.ToolChoiceRequired}
+	//
+	// tool_choice "required" alone does not make the call valid: the
+	// grammar llama-server builds for it lets the model write text before
+	// the call (and a small model writes text until max_tokens). So the
+	// retry also sends response_format with the JSON schema of one call,
+	// {"name", "arguments"}, narrowed to the tool the refused call named:
+	// llama-server turns it into a grammar that holds from the first
+	// token, and the reply is one such object, which the recovery reads
+	// as the call. The narrowing is in the grammar, not in the tools, so
+	// the prompt stays the broken request's.
+	defs := a.opts.Tools.Definitions()
+	config := map[string]any{"response_format": callResponseFormat(defs, retryTool(broken.Rejections))}
 	if n := retryMaxTokens(brokenResp.Usage, a.opts.MaxTokens); n > 0 {
-		// max_tokens is no part of the prompt: the server's cache is
-		// not affected.
-		req.Config = map[string]any{"max_tokens": n}
+		// max_tokens and response_format are no part of the prompt: the
+		// server's cache is not affected.
+		config["max_tokens"] = n
 	}
+	req := &ai.ModelRequest{Messages: a.history, Tools: defs, ToolChoice: ai.ToolChoiceRequired, Config: config}
 	resp, _, _, err := a.generateFor(ctx, retryUI{ui}, req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -127,4 +140,30 @@ func retryMaxTokens(u *ai.GenerationUsage, maxTokens int) int {
 		return 0
 	}
 	return n
+}
+
+// callResponseFormat is the response_format of the retry: the JSON schema
+// of one call written as an object, {"name": NAME, "arguments": {…}}, with
+// the arguments' schema of that tool — of the named tool when the refused
+// call named one, else of any declared tool (oneOf).
+func callResponseFormat(defs []*ai.ToolDefinition, name string) map[string]any {
+	var alts []any
+	for _, d := range defs {
+		if name != "" && d.Name != name {
+			continue
+		}
+		alts = append(alts, map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"name":      map[string]any{"const": d.Name},
+				"arguments": llm.ToolParameters(d),
+			},
+			"required": []any{"name", "arguments"},
+		})
+	}
+	var schema any = map[string]any{"oneOf": alts}
+	if len(alts) == 1 {
+		schema = alts[0]
+	}
+	return map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "tool_call", "schema": schema}}
 }
