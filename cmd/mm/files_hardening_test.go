@@ -335,7 +335,9 @@ func TestHugeToolNameIsCutInTheCorrection(t *testing.T) {
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: huge, Arguments: `{}`}}},
 		llmtest.Turn{Text: "sorry"},
 	)
-	r := mm(t, dir, srv, nil, "", "-c", writeConfig(t, dir, hardeningConfig), "-p", "do it")
+	// The correction itself, without the constrained retry before it
+	// (retry_test.go).
+	r := mm(t, dir, srv, nil, "", "-c", writeConfig(t, dir, hardeningConfig+"toolCallRetry: false\n"), "-p", "do it")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}

@@ -54,7 +54,9 @@ func TestNoBashOnPathOneShot(t *testing.T) {
 		call("read_file", `{"path":"notes.txt"}`),
 		llmtest.Turn{Text: "done"},
 	)
-	cmd := mmCommand(t, dir, srv, "-p", "look")
+	// The correction itself, without the constrained retry before it
+	// (retry_test.go).
+	cmd := mmCommand(t, dir, srv, "-c", writeConfig(t, dir, "toolCallRetry: false\n"), "-p", "look")
 	cmd.Env = append(cmd.Env, noBashPath(t))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -112,7 +112,9 @@ func TestPlanNotDeclaredByDefault(t *testing.T) {
 // plan stays as it was.
 func TestPlanBadArguments(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeConfig(t, dir, planConfig+"maxTurns: 30\n")
+	// toolCallRetry: false: the refused call's correction comes next,
+	// without the constrained retry before it (retry_test.go).
+	cfg := writeConfig(t, dir, planConfig+"maxTurns: 30\ntoolCallRetry: false\n")
 	calls := []struct{ args, want string }{
 		{`{"action":"next"}`, `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`},
 		{`{"action":"update","item":1,"status":"done"}`, `[error: plan: there is no plan yet: create one first, e.g. {"action":"create","items":["first step","second step"]}]`},

@@ -215,6 +215,9 @@ type Agent struct {
 	snapped  bool
 	// note goes before the next question (AddNote).
 	note string
+	// retry asks a broken reply again with constrained tool calling
+	// (SetToolCallRetry, retry.go).
+	retry bool
 }
 
 // AddNote makes the next question's message start with note: what the
@@ -411,6 +414,21 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 			ui.Text(rest)
 		}
 		res.Text = text
+		if a.wantsRetry(resp, reply) {
+			r, rp, err := a.retryConstrained(ctx, ui, resp, reply, res)
+			if err != nil {
+				// Stopped by the user: the turn ends as it would have on
+				// the next request, the corrections sent.
+				a.history = append(a.history, modelMessage(resp.Message, text, nil))
+				a.correct(reply.Rejections, ui)
+				a.interrupted("", err)
+				return res, err
+			}
+			if r != nil {
+				resp, reply, text = r, rp, rp.Text
+				res.Text = text
+			}
+		}
 		if resp.FinishMessage == "length" && (len(llm.RawToolCalls(resp.Message)) > 0 || anyTruncated(reply.Rejections)) {
 			// A call cut by max_tokens must never run: hand it back.
 			cutCalls++
@@ -449,15 +467,21 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 			a.interrupted("", err)
 			return res, err
 		}
-		if len(reply.Rejections) > 0 {
-			var notes []string
-			for _, r := range reply.Rejections {
-				notes = append(notes, r.Reason)
-				ui.Notice("tool call not run: " + r.Reason)
-			}
-			a.history = append(a.history, ai.NewUserTextMessage("[Tool call not run: "+strings.Join(notes, " ")+"]"))
-		}
+		a.correct(reply.Rejections, ui)
 	}
+}
+
+// correct tells the user and the model about the calls that were not run.
+func (a *Agent) correct(rs []toolcall.Rejection, ui UI) {
+	if len(rs) == 0 {
+		return
+	}
+	var notes []string
+	for _, r := range rs {
+		notes = append(notes, r.Reason)
+		ui.Notice("tool call not run: " + r.Reason)
+	}
+	a.history = append(a.history, ai.NewUserTextMessage("[Tool call not run: "+strings.Join(notes, " ")+"]"))
 }
 
 // generate makes one model call under the watchdog. The answer's text goes
@@ -469,6 +493,12 @@ func (a *Agent) Ask(ctx context.Context, question string, ui UI) (*Result, error
 // Genkit, which would copy it several times); generate and the guard keep
 // only what they need while it streams.
 func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, *textGuard, string, error) {
+	return a.generateFor(ctx, ui, &ai.ModelRequest{Messages: a.history, Tools: a.opts.Tools.Definitions()})
+}
+
+// generateFor is generate for a request of the caller's: the constrained
+// retry's (retry.go).
+func (a *Agent) generateFor(ctx context.Context, ui UI, req *ai.ModelRequest) (*ai.ModelResponse, *textGuard, string, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	wd := startWatchdog(a.opts.FirstToken, a.opts.Watchdog, cancel)
@@ -525,7 +555,6 @@ func (a *Agent) generate(ctx context.Context, ui UI) (*ai.ModelResponse, *textGu
 		}
 		return nil
 	}
-	req := &ai.ModelRequest{Messages: a.history, Tools: a.opts.Tools.Definitions()}
 	resp, err := a.opts.Model.Generate(ctx, req, onChunk)
 	if err != nil {
 		partial := capture.Partial()

@@ -79,6 +79,11 @@ type Config struct {
 	// prompt (an mm addition to the reference).
 	ProjectInstructions bool `yaml:"projectInstructions"`
 
+	// ToolCallRetry asks a llama.cpp server again, once, with the tool
+	// call constrained by its grammar when a reply's call could not be
+	// repaired (an mm addition; docs/tool-calls.md).
+	ToolCallRetry bool `yaml:"toolCallRetry"`
+
 	// Path is the last configuration file read (the project's ./agent.yaml
 	// or -c's, else the user-level file), as given on the command line
 	// ("agent.yaml" when it was picked up from the current directory, the
@@ -241,6 +246,7 @@ func Default() *Config {
 		Yolo:     true,
 
 		ProjectInstructions: true,
+		ToolCallRetry:       true,
 	}
 }
 

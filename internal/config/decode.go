@@ -389,6 +389,8 @@ func (d *decoder) top(root *yaml.Node) error {
 			err = d.mmConfigs(v)
 		case "projectInstructions":
 			c.ProjectInstructions, err = d.boolean(v, key)
+		case "toolCallRetry":
+			c.ToolCallRetry, err = d.boolean(v, key)
 		}
 		if err != nil {
 			return err

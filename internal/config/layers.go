@@ -506,6 +506,7 @@ func (c *Config) Settings() []Setting {
 	}
 	add("hooks", listOf(hooks))
 	add("projectInstructions", b(c.ProjectInstructions))
+	add("toolCallRetry", b(c.ToolCallRetry))
 	for i := range out {
 		if out[i].Value == "" {
 			out[i].Value = `""`

@@ -339,6 +339,7 @@ sandbox:
   writable: [~/.cache, build]
   required: true
 fetchAllowLinkLocal: true
+toolCallRetry: false
 `, nil)
 	fb := "http://other:11434/v1"
 	want := &Config{

@@ -21,7 +21,7 @@ var (
 		"askUserTool", "planTool", "sampling", "watchdogTimeout", "firstTokenTimeout",
 		"bashTimeout", "context", "sessions", "trace", "acp", "lsp", "tui", "yolo",
 		"permissions", "mmConfigs", "projectInstructions", "mcp", "sandbox",
-		"fetchAllowLinkLocal", "hooks",
+		"fetchAllowLinkLocal", "hooks", "toolCallRetry",
 	}
 	contextKeys   = []string{"enabled", "threshold", "maxMessages", "keepLastTurns", "summaryMaxTokens", "prompt", "showStats"}
 	sessionsKeys  = []string{"enabled", "dir"}

@@ -32,6 +32,8 @@ func (e *Engine) wireAgent(a *agent.Agent) {
 		a.SetWindowConfirm(e.ConfirmWindow)
 		a.SetPromptCheck(e.promptRead)
 	}
+	// Only llama-server turns tool_choice "required" into a grammar.
+	a.SetToolCallRetry(e.Config.ToolCallRetry && e.Provider.LlamaCpp)
 	a.SetCompaction(agent.Compaction{Context: e.Config.Context, Provider: e.Provider.Name, LlamaCpp: e.Provider.LlamaCpp, Sampling: e.Config.Sampling})
 }
 

@@ -50,6 +50,7 @@ type wireRequest struct {
 	Model          string         `json:"model"`
 	Messages       []wireMessage  `json:"messages"`
 	Tools          []wireTool     `json:"tools,omitempty"`
+	ToolChoice     string         `json:"tool_choice,omitempty"` // only the constrained retry of a broken call sets it
 	Stream         bool           `json:"stream"`
 	StreamOptions  *streamOptions `json:"stream_options,omitempty"`
 	ReturnProgress bool           `json:"return_progress,omitempty"`
@@ -94,6 +95,21 @@ type wireToolDef struct {
 // llama.cpp's grammar makes the model write properties in schema order.
 const RawSchemaKey = "rawSchema"
 
+// ToolParameters is a tool's parameters schema as it is sent: the tool's
+// own JSON text when it has one (an MCP server's, kept byte for byte),
+// else its schema, else an object with no properties.
+func ToolParameters(t *ai.ToolDefinition) any {
+	if raw, ok := t.Metadata[RawSchemaKey].(string); ok && json.Valid([]byte(raw)) {
+		var compact bytes.Buffer
+		json.Compact(&compact, []byte(raw))
+		return json.RawMessage(compact.Bytes())
+	}
+	if t.InputSchema == nil {
+		return map[string]any{"type": "object", "properties": map[string]any{}}
+	}
+	return t.InputSchema
+}
+
 // BuildRequest writes the body of a streaming chat-completions request.
 //
 // The bytes are stable for the same conversation: fixed keys first, tools in
@@ -109,20 +125,13 @@ func BuildRequest(req *ai.ModelRequest, o RequestOptions) ([]byte, error) {
 		Stream:         true,
 		StreamOptions:  &streamOptions{IncludeUsage: true},
 		ReturnProgress: o.Progress,
+		ToolChoice:     string(req.ToolChoice),
 	}
 	for _, m := range req.Messages {
 		w.Messages = append(w.Messages, wireMessages(m)...)
 	}
 	for _, t := range req.Tools {
-		var params any = t.InputSchema
-		if raw, ok := t.Metadata[RawSchemaKey].(string); ok && json.Valid([]byte(raw)) {
-			var compact bytes.Buffer
-			json.Compact(&compact, []byte(raw))
-			params = json.RawMessage(compact.Bytes())
-		} else if t.InputSchema == nil {
-			params = map[string]any{"type": "object", "properties": map[string]any{}}
-		}
-		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireToolDef{Name: t.Name, Description: t.Description, Parameters: params}})
+		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireToolDef{Name: t.Name, Description: t.Description, Parameters: ToolParameters(t)}})
 	}
 	body, err := marshal(w)
 	if err != nil {

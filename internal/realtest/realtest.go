@@ -39,6 +39,9 @@ type Options struct {
 	// Erasable lets EraseCache empty the server's cache (llama-server's
 	// --slot-save-path, in a temporary directory).
 	Erasable bool
+	// ChatTemplateFile is a Jinja chat template used instead of the
+	// model's own (ToolsTemplate declares the tools); "" keeps the model's.
+	ChatTemplateFile string
 }
 
 // Server is a running real server, killed at the test's cleanup.
@@ -87,6 +90,14 @@ func Script() string {
 	return filepath.Join(filepath.Dir(file), "serve.py")
 }
 
+// ToolsTemplate is tools-template.jinja, next to this file: SmolLM2's
+// ChatML with the tools declared Hermes-style, which SmolLM2's own
+// template leaves out (docs/llmtest.md).
+func ToolsTemplate() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "tools-template.jinja")
+}
+
 // Need fails the test under CI=true when the venv is missing (.ci/run
 // installs it), and skips it with the way to install it elsewhere. It
 // returns the venv's python.
@@ -123,6 +134,9 @@ func Start(t testing.TB, opts Options) *Server {
 		"--ctx", strconv.Itoa(opts.NCtx), "--threads", strconv.Itoa(opts.Threads)}
 	if opts.Erasable {
 		args = append(args, "--slot-save-path", t.TempDir())
+	}
+	if opts.ChatTemplateFile != "" {
+		args = append(args, "--chat-template-file", opts.ChatTemplateFile)
 	}
 	s.cmd = exec.Command(py, args...)
 	// Its own process group, killed whole at cleanup; and killed with the

@@ -60,6 +60,9 @@ type Rejection struct {
 	Name      string // as the model wrote it ("" if unknown)
 	Reason    string // the correction text for the model
 	Truncated bool   // cut by the token limit, or arguments that never close
+	// Tool is the declared tool the call is about, "" when its name is
+	// none of them (the constrained retry's notice names it).
+	Tool string
 }
 
 // Result is what mm runs, what it tells the model, and what the user sees.
@@ -146,6 +149,9 @@ func emit(res *Result, ts *toolset, c candidate, truncated bool) {
 		return
 	}
 	if rej != nil {
+		if rej.Tool == "" {
+			rej.Tool = ts.resolve(rej.Name)
+		}
 		rej.Name = echoName(rej.Name)
 		res.Rejections = append(res.Rejections, *rej)
 		return
