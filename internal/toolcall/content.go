@@ -78,7 +78,7 @@ func mayHaveCalls(s string, ts *toolset) bool {
 
 func scanContent(s string, ts *toolset) *scan {
 	sc := &scan{s: s, ts: ts}
-	sc.reasoning = reasoningRegions(s)
+	sc.reasoning = kimiSectionEndsReasoning(s, reasoningRegions(s))
 	skip := append([]region(nil), sc.reasoning...)
 
 	// Code fenced as another language and here-documents are read first:
@@ -164,6 +164,9 @@ func (sc *scan) at(j int) (group, bool) {
 		if g, ok := sc.functionaryBare(j); ok {
 			return g, ok
 		}
+		if g, ok := sc.markerlessNamedJSON(j); ok {
+			return g, ok
+		}
 		return sc.jsonAt(j, j, false)
 	case '>':
 		return sc.functionaryRecipient(j)
@@ -237,6 +240,9 @@ func (sc *scan) tag(j int, t xtag) (group, bool) {
 		}
 	case "tool_response", "tool_result", "tool_output":
 		return sc.outputTag(j, t), true
+	}
+	if g, ok := sc.namedWrapper(j, t); ok {
+		return g, true
 	}
 	if wrapperTags[t.name] {
 		sc.sawOpener = true

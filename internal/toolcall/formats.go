@@ -54,6 +54,9 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 	case failNone:
 		cs, ok := callsFrom(r.v, r.notes, format, strong)
 		if !ok {
+			if cs, ok := sc.genericEnvelope(q, r); ok {
+				return group{start: start, end: r.end, cands: cs}, true
+			}
 			// Data, not a call: skip it whole so that nothing nested in it
 			// is taken for a call.
 			return group{start: q, end: r.end}, true

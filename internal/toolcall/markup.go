@@ -163,6 +163,9 @@ func dsmlPrefix(s string, p int) (int, bool) {
 	if !skipBar() && !bar {
 		return p, false
 	}
+	// The space a detokenizer puts after a special token (DeepSeek V4.1's
+	// <｜｜DSML｜｜ invoke, CommandCodeAI/command-code#909).
+	skipSp()
 	return q, true
 }
 
@@ -405,7 +408,7 @@ func readParam(s string, p int) (kv, int, bool) {
 	ve, next, closed := valueEnd(s, valStart, "parameter")
 	raw := s[valStart:ve]
 	if !closed {
-		raw = cutPartialCloser(raw)
+		raw = messageEndValue(cutPartialCloser(raw), ve == len(s))
 	}
 	val := xmlValue(raw)
 	out := kv{k: key, v: val, json: isJSON}
@@ -441,7 +444,7 @@ func readArgPairs(s string, p int) ([]kv, int) {
 			ve, n2, closed := valueEnd(s, vs, "arg_value")
 			raw := s[vs:ve]
 			if !closed {
-				raw = cutPartialCloser(raw)
+				raw = messageEndValue(cutPartialCloser(raw), ve == len(s))
 			}
 			val = xmlValue(raw)
 			next = n2

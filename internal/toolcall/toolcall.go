@@ -468,6 +468,10 @@ func structuredCandidates(rc RawCall, ts *toolset) []candidate {
 		}
 	}
 	if text[0] != '{' && text[0] != '[' && text[0] != '"' && text[0] != '\'' {
+		if multilineServerBody(text) {
+			c.fail, c.msg = failSyntax, "they are not a JSON object"
+			return []candidate{c}
+		}
 		c.args = text
 		return []candidate{c}
 	}
