@@ -44,7 +44,7 @@ func TestTemplateFormatUnknownToolCorrected(t *testing.T) {
 		llmtest.Turn{Text: "[get_weather(city='San Francisco', metric='celsius')]"},
 		llmtest.Turn{Text: "Sorry, I cannot check the weather."},
 	)
-	r := mm(t, dir, srv, nil, "", "-p", "weather?")
+	r := mm(t, dir, srv, nil, "", "-c", writeConfig(t, dir, noRetry), "-p", "weather?")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -57,3 +57,8 @@ func TestTemplateFormatUnknownToolCorrected(t *testing.T) {
 		t.Errorf("the correction does not name the tool and the tools: %s", b)
 	}
 }
+
+// noRetry is the configuration of the tests of what a refused call's
+// correction says: without the constrained retry (toolCallRetry, tested in
+// retry_test.go), the correction is the next request.
+const noRetry = "toolCallRetry: false\n"

@@ -30,7 +30,7 @@ func TestMissingArgumentCallGetsACorrectionNamingIt(t *testing.T) {
 		t.Run(tc.label, func(t *testing.T) {
 			dir := t.TempDir()
 			srv := llmtest.New(t, tc.turn, llmtest.Turn{Text: "sorry"})
-			r := mm(t, dir, srv, noUserConfig(t), "", "-p", "do it")
+			r := mm(t, dir, srv, noUserConfig(t), "", "-c", writeConfig(t, dir, noRetry), "-p", "do it")
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s", r.code, r.stderr)
 			}

@@ -35,7 +35,7 @@ func TestDeepSeekKimiCallsWrittenAsText(t *testing.T) {
 		llmtest.Turn{Text: kimi},
 		llmtest.Turn{Text: "Done."},
 	)
-	r := mm(t, dir, srv, nil, "", "-p", "do it")
+	r := mm(t, dir, srv, nil, "", "-c", writeConfig(t, dir, noRetry), "-p", "do it")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
