@@ -238,6 +238,9 @@ func (sc *scan) tag(j int, t xtag) (group, bool) {
 	case "tool_response", "tool_result", "tool_output":
 		return sc.outputTag(j, t), true
 	}
+	if g, ok := sc.namedWrapper(j, t); ok { // rule_round3a.go
+		return g, true
+	}
 	if wrapperTags[t.name] {
 		sc.sawOpener = true
 		return sc.wrapped(j, t.end, t.name == "tool_call")

@@ -406,6 +406,9 @@ func readParam(s string, p int) (kv, int, bool) {
 	raw := s[valStart:ve]
 	if !closed {
 		raw = cutPartialCloser(raw)
+		if ve == len(s) {
+			raw = messageEndValue(raw) // rule_round3a.go
+		}
 	}
 	val := xmlValue(raw)
 	out := kv{k: key, v: val, json: isJSON}
