@@ -204,8 +204,9 @@ func openAIShape(v any) any {
 }
 
 func callsFrom(v any, notes []string, format string, strong bool) ([]candidate, bool) {
+	env := false
 	if u, ok := genericEnvelope(v); ok {
-		v = u
+		v, env = u, true
 		notes = append(append([]string(nil), notes...), "generic tool_calls envelope read")
 	}
 	var list []any
@@ -231,6 +232,9 @@ func callsFrom(v any, notes []string, format string, strong bool) ([]candidate, 
 		}
 		if !ok && strong && len(list) == 1 {
 			c, ok = nameOnlyCall(e)
+		}
+		if !ok && env {
+			c, ok = functionKeyCall(e) // rule_round3a.go
 		}
 		if !ok {
 			return nil, false
@@ -634,7 +638,7 @@ loop:
 	case closed && strings.TrimSpace(bodyText.String()) != "" && !strings.HasPrefix(strings.TrimSpace(bodyText.String()), "<"):
 		// <function=bash>ls</function>: a raw body, taken only when the
 		// call closes (an open one may be anything up to the end).
-		c.args = strings.TrimSpace(bodyText.String())
+		c.args = strings.TrimSpace(paramCloserBody(bodyText.String())) // rule_round3a.go
 	}
 	return group{start: start, end: sc.closers(p), cands: []candidate{c}}, true
 }

@@ -130,6 +130,11 @@ func googleArgs(v any) (candidate, bool) {
 // such as "see foo()" is not read). p is the '(' after the name.
 func (sc *scan) gemmaParen(start int, name string, p int) (group, bool) {
 	c, end, ok := pyArgs(sc.s, name, p)
+	if !ok || c.fail == failSyntax {
+		if cc, e, ok2 := gemmaColonArgs(sc.s, name, p); ok2 { // rule_round3a.go
+			c, end, ok = cc, e, true
+		}
+	}
 	if !ok {
 		return group{}, false
 	}

@@ -13,12 +13,24 @@ import (
 // as <invoke name="NAME"> in MiniMax's parsers and <function name="NAME">
 // in unsloth studio's tool_call_parser) is that tool called with its
 // body, JSON or parameters, read like <function name=…>.
+//
+// The body must be what a call's arguments are — one JSON object, or
+// parameter tags (round 3's TestRuleNamedCallWrapper): prose inside such a
+// tag is not a call attempt.
 func (sc *scan) namedWrapper(j int, t xtag) (group, bool) {
 	if !wrapperTags[t.name] || strings.TrimSpace(t.attrs["name"]) == "" {
 		return group{}, false
 	}
+	q := skipSpace(sc.s, t.end)
+	if q >= len(sc.s) || (sc.s[q] != '{' && !strings.HasPrefix(sc.s[q:], "<parameter")) {
+		return group{}, false
+	}
 	sc.sawOpener = true
-	return sc.xmlCall(j, j, t)
+	g, ok := sc.xmlCall(j, j, t)
+	for i := range g.cands {
+		g.cands[i].format = "<" + t.name + " name=…> wrapper"
+	}
+	return g, ok
 }
 
 // kimiSectionEndsReasoning is the rule "kimi section ends reasoning"
