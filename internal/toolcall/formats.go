@@ -229,6 +229,9 @@ func callsFrom(v any, notes []string, format string, strong bool) ([]candidate, 
 		if !ok && strong && len(list) == 1 {
 			c, ok = nameOnlyCall(e)
 		}
+		if !ok && strong && len(list) == 1 {
+			c, ok = argsOnlyCall(e)
+		}
 		if !ok {
 			return nil, false
 		}
