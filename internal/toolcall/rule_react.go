@@ -16,8 +16,8 @@ import "strings"
 // with a correction, never run: mm's prompt does not ask for ReAct, and
 // whether the text is the model's call or an example of the format is not
 // something the format itself says. A block followed by more text (the model
-// writing the observation and its answer itself) or inside a code fence is
-// text.
+// writing the observation and its answer itself), inside a code fence, or
+// after a lead-in that shows it as an example (notIntended) is text.
 func reactAction(content string, ts *toolset) (Rejection, bool) {
 	const act, input = "Action:", "Action Input:"
 	if !strings.Contains(content, input) {
@@ -59,6 +59,15 @@ func reactAction(content string, ts *toolset) (Rejection, bool) {
 	}
 	if strings.Count(strings.Join(lines[:in], "\n"), "```")%2 == 1 {
 		return Rejection{}, false // inside a fence: code
+	}
+	// The lead-in may say the step is shown, not made ("A ReAct step looks
+	// like this:", "For example:"), as for any other call syntax.
+	off := 0
+	for _, l := range lines[:in-1] {
+		off += len(l) + 1
+	}
+	if notIntended(sentenceBefore(content, 0, off), "") {
+		return Rejection{}, false
 	}
 	action := strings.TrimSpace(strings.TrimPrefix(prev, act))
 	if action == "" {

@@ -42,4 +42,6 @@ func TestRuleReactAction(t *testing.T) {
 	wantText(t, "unfenced open", recoverText(t, "Example:\n```\nAction: bash\nAction Input: ls"))
 	wantText(t, "apart", recoverText(t, "Action: bash\nThen I would write\nAction Input: ls"))
 	wantText(t, "prose", recoverText(t, "The Action Input: line holds the arguments."))
+	wantText(t, "example lead-in", recoverText(t, "In ReAct, a step looks like this:\nAction: bash\nAction Input: {\"command\": \"ls\"}"))
+	wantText(t, "quoted", recoverText(t, "> Action: bash\n> Action Input: ls"))
 }
