@@ -236,6 +236,9 @@ func callsFrom(v any, notes []string, format string, strong bool) ([]candidate, 
 		if !ok && env {
 			c, ok = functionKeyCall(e) // rule_round3a.go
 		}
+		if !ok && strong && len(list) == 1 {
+			c, ok = argsOnlyCall(e)
+		}
 		if !ok {
 			return nil, false
 		}

@@ -66,7 +66,6 @@ func gemmaColonArgs(s, name string, p int) (candidate, int, bool) {
 	return c, p, true
 }
 
-
 // paramCloserBody is rule "param_opener_missing": Qwen3-Coder's template
 // closes every value with </parameter> before </function>
 // (<function=NAME>\n<parameter=P>\nV\n</parameter>\n</function>); a body
@@ -151,4 +150,3 @@ func minimaxOpenerLost(content string) bool {
 	}
 	return strings.HasPrefix(t, "<parameter name=") || strings.Contains(t, "\n<parameter name=")
 }
-

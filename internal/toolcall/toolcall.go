@@ -109,6 +109,11 @@ func Recover(in Input) Result {
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content)) {
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if r, ok := reactAction(in.Content, ts); ok {
+			res.Rejections = append(res.Rejections, r)
+		}
+	}
 	res.Calls = dedupe(res.Calls)
 	if len(res.Calls) > 0 {
 		res.Text = danglingOpener(res.Text)
