@@ -95,7 +95,7 @@ var (
 // notIntendedWide is notIntended's second half: the same reading of the
 // lead-in and of the sentence after the call, with the phrases above.
 func notIntendedWide(before, after string) bool {
-	quotes := (quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before)) && !purposeRe().MatchString(before)
+	quotes := (quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before)) && !purposeRe().MatchString(before) || quotesEmittedRe().MatchString(before)
 	if quotes || pastWideEndRe().MatchString(before) || forExampleAfterRe().MatchString(after) || exampleLabelRe().MatchString(before) {
 		return true
 	}

@@ -82,8 +82,10 @@ func Recover(in Input) Result {
 	ts := newToolset(in.Tools)
 	truncated := in.FinishReason == "length"
 	var res Result
+	in.Content = glmSecondOpener(minimaxNamespace(in.Content), ts)
 
 	for _, rc := range in.ToolCalls {
+		rc.Name = glmSecondOpener(rc.Name, ts)
 		if emptyServerCall(rc, in.Content) {
 			continue
 		}
@@ -106,8 +108,13 @@ func Recover(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content)) {
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content)) {
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if c, ok := glmBareName(in.Content, ts); ok {
+			emit(&res, ts, c, truncated)
+		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if r, ok := reactAction(in.Content, ts); ok {
