@@ -488,6 +488,8 @@ func (sc *scan) nameThenJSON(start, ns, ne, q int, format string) (group, bool) 
 func (sc *scan) bracket(j int) (group, bool) {
 	s := sc.s
 	switch {
+	case strings.HasPrefix(s[j:], "[TOOL_CALL]"):
+		return sc.minimaxToolCallBlock(j)
 	case strings.HasPrefix(s[j:], "[TOOL_CALLS]"):
 		sc.sawOpener = true
 		p := skipSpace(s, j+len("[TOOL_CALLS]"))
