@@ -593,6 +593,15 @@ loop:
 				p = next
 				continue
 			}
+			if t.name == "invoke" {
+				if k, v, next, ok := readKeyElement(s, p); ok { // rule_minimaxm3.go
+					if _, dup := args[k]; !dup {
+						args[k] = v
+					}
+					p = next
+					continue
+				}
+			}
 			if tg, ok := readTag(s, p); ok {
 				if tg.close && (tg.name == "function" || tg.name == "invoke") {
 					p, closed = tg.end, true

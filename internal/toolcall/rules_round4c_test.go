@@ -42,3 +42,19 @@ func TestRuleMinimaxToolCallBlock(t *testing.T) {
 			content: `[TOOL_CALL] {"tool": "bash", "args": {"command": "ls"}, "note": "example"} [/TOOL_CALL]`},
 	})
 }
+
+func TestRuleMinimaxNamespaceKeyElements(t *testing.T) {
+	ns := minimaxNSToken
+	runTemplateCases(t, []templateCase{
+		{label: "namespace token before every tag, key elements", content: "Reading it." + ns + "<tool_call>\n" + ns + "<invoke name=\"read_file\">\n" + ns + "<path>go.mod" + ns + "</path>\n" + ns + "<end>5" + ns + "</end>\n" + ns + "</invoke>\n" + ns + "</tool_call>",
+			want: []call{{"read_file", `{"end":5,"path":"go.mod"}`}}},
+		{label: "key elements, no namespace token, case kept", content: "<tool_call>\n<invoke name=\"read_file\">\n<filePath>a.go</filePath>\n</invoke>\n</tool_call>",
+			want: []call{{"read_file", `{"path":"a.go"}`}}},
+		{label: "parameter tags still read first", content: "<minimax:tool_call>\n<invoke name=\"bash\">\n<parameter name=\"command\">ls</parameter>\n</invoke>\n</minimax:tool_call>",
+			want: []call{{"bash", `{"command":"ls"}`}}},
+		{label: "near miss: an element holding markup is no key", content: "<tool_call>\n<invoke name=\"bash\">\n<command><b>ls</b></command>\n</invoke>\n</tool_call>",
+			reject: "bash"},
+		{label: "near miss: the token in prose, no markup", answer: true,
+			content: "MiniMax-M3 writes " + ns + " before its tags."},
+	})
+}

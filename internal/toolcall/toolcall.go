@@ -94,7 +94,7 @@ func Recover(in Input) Result {
 
 	res.Text = in.Content
 	if mayHaveCalls(in.Content, ts) {
-		sc := scanContent(in.Content, ts)
+		sc := scanContent(stripMinimaxNamespace(in.Content), ts) // rule_minimaxm3.go
 		for _, c := range sc.cands {
 			emit(&res, ts, c, truncated)
 		}
