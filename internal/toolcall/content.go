@@ -315,6 +315,9 @@ func (sc *scan) wrapped(start, p int, glm bool) (group, bool) {
 	}
 	switch c := s[q]; {
 	case c == '{':
+		if g, ok := sc.qwenHybridFrame(start, q); ok {
+			return g, true
+		}
 		return sc.jsonAt(start, q, true)
 	case c == '[':
 		if isPyListStart(s, q) {

@@ -488,6 +488,8 @@ func (sc *scan) nameThenJSON(start, ns, ne, q int, format string) (group, bool) 
 func (sc *scan) bracket(j int) (group, bool) {
 	s := sc.s
 	switch {
+	case strings.HasPrefix(s[j:], "[TOOL_CALL]"):
+		return sc.minimaxToolCallBlock(j)
 	case strings.HasPrefix(s[j:], "[TOOL_CALLS]"):
 		sc.sawOpener = true
 		p := skipSpace(s, j+len("[TOOL_CALLS]"))
@@ -590,6 +592,15 @@ loop:
 				}
 				p = next
 				continue
+			}
+			if t.name == "invoke" {
+				if k, v, next, ok := readKeyElement(s, p); ok { // rule_minimaxm3.go
+					if _, dup := args[k]; !dup {
+						args[k] = v
+					}
+					p = next
+					continue
+				}
 			}
 			if tg, ok := readTag(s, p); ok {
 				if tg.close && (tg.name == "function" || tg.name == "invoke") {

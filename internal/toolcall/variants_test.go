@@ -8,7 +8,10 @@ import (
 // reply, so that prose before them rightly changes the outcome: Functionary
 // v3.2's call whose leading >>> the prompt ate, and a pythonic list of
 // unknown names (rule_templates.go).
-var wholeReplyOnly = map[string]bool{"functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true}
+// A harmony header with its tokens stripped ("commentary to=functions.NAME
+// json{…}") is read only at the start of the reply: opening a line under
+// prose it is pasted text (strippedHeaderAt, rule_harmony.go).
+var wholeReplyOnly = map[string]bool{"functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
