@@ -120,7 +120,7 @@ var (
 // legitimately hold a template with <your name> in it.
 func hasPlaceholder(args map[string]any) bool {
 	for k, v := range args {
-		if !verbatimArgs[k] && placeholderIn(v) {
+		if !verbatimArgs[k] && placeholderIn(v) || verbatimArgs[k] && wholePlaceholder(v) { // rule_round4a.go
 			return true
 		}
 	}

@@ -50,7 +50,7 @@ func llamaFunctionShape(v any) (map[string]any, bool) {
 	if !ok {
 		return nil, false
 	}
-	if _, ok := f["name"].(string); !ok {
+	if _, ok := f["name"].(string); !ok || toolDefinition(f) { // rule_round4a.go
 		return nil, false
 	}
 	p, ok := f["parameters"].(map[string]any)

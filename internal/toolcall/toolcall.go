@@ -108,7 +108,7 @@ func Recover(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content)) {
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content)) {
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -119,6 +119,18 @@ func Recover(in Input) Result {
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if r, ok := reactAction(in.Content, ts); ok {
 			res.Rejections = append(res.Rejections, r)
+		} else if r, ok := nameKVLine(in.Content, ts); ok { // rule_round4a.go
+			res.Rejections = append(res.Rejections, r)
+		} else if r, ok := openAIElementText(in.Content, ts); ok { // rule_round4a.go
+			res.Rejections = append(res.Rejections, r)
+		}
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if c, lead, ok := clineXMLCall(in.Content, ts); ok || clineXMLOpen(in.Content, ts, &c) { // rule_round4a.go
+			emit(&res, ts, c, truncated)
+			if len(res.Calls) > 0 {
+				res.Text = lead
+			}
 		}
 	}
 	res.Calls = dedupe(res.Calls)
