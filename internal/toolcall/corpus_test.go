@@ -34,6 +34,8 @@ type corpusCase struct {
 	Quote      string `json:"quote"`
 	Model      string `json:"model"`
 	Server     string `json:"server"`
+	// Correction, on a reject, is the argument its correction must name.
+	Correction string `json:"correction"`
 
 	File string `json:"-"` // the testdata file it was read from
 }
@@ -375,5 +377,35 @@ func TestCorpusTableInDocs(t *testing.T) {
 			return
 		}
 		t.Errorf("the corpus table in %s is not the corpus's (MM_UPDATE_DOCS=1 go test ./internal/toolcall -run TestCorpusTableInDocs rewrites it):\n%s", page, want)
+	}
+}
+
+// TestCorpusCorrectionsNameTheArgument: a call that names a tool but lacks
+// a required argument is not run and not dropped: it is answered with a
+// correction that names the argument (issue #25). Every case of every file
+// that gives the argument (`correction`) must get a correction naming it —
+// beside the calls a `call` case expects, and with no call at all on a
+// reject.
+func TestCorpusCorrectionsNameTheArgument(t *testing.T) {
+	checked := 0
+	for _, c := range loadCorpus(t) {
+		if c.Correction == "" {
+			continue
+		}
+		checked++
+		res := Recover(c.input(t))
+		if c.Kind != "call" && len(res.Calls) > 0 {
+			t.Errorf("%s %s: a call ran: %s %s", c.File, c.ID, res.Calls[0].Name, res.Calls[0].Arguments)
+		}
+		found := false
+		for _, r := range res.Rejections {
+			found = found || strings.Contains(r.Reason, c.Correction)
+		}
+		if !found {
+			t.Errorf("%s %s: no correction names %s: %v", c.File, c.ID, c.Correction, res.Rejections)
+		}
+	}
+	if checked < 30 {
+		t.Errorf("only %d cases name the argument their correction must give", checked)
 	}
 }

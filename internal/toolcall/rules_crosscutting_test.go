@@ -5,37 +5,6 @@ import (
 	"testing"
 )
 
-// TestCrosscuttingCorrectionsNameTheArgument: a call that lacks a required
-// argument is answered with a correction that names it (issue #25), in
-// every wrapper of testdata/widened-crosscutting.jsonl; the case's
-// "correction" field is the argument.
-func TestCrosscuttingCorrectionsNameTheArgument(t *testing.T) {
-	type named struct {
-		corpusCase
-		Correction string `json:"correction"`
-	}
-	checked := 0
-	for _, c := range loadJSONL[named](t, "testdata/widened-crosscutting.jsonl") {
-		if c.Correction == "" {
-			continue
-		}
-		checked++
-		res := Recover(c.input(t))
-		found := false
-		for _, r := range res.Rejections {
-			if strings.Contains(r.Reason, c.Correction) {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("%s: no correction names %s: %v", c.ID, c.Correction, res.Rejections)
-		}
-	}
-	if checked < 15 {
-		t.Errorf("only %d cases carry a correction to check", checked)
-	}
-}
-
 // nameOnlyCall: inside call markup a name-only object is a call attempt
 // answered with a correction naming the argument; outside markup, or with
 // any other key, it is data.

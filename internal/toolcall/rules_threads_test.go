@@ -1,40 +1,8 @@
 package toolcall
 
 import (
-	"strings"
 	"testing"
 )
-
-// TestThreadsCorrectionsNameTheArgument: in
-// testdata/widened-threads-structured.jsonl too, a call that lacks a
-// required argument is answered with a correction that names it (issue
-// #25); the case's "correction" field is the argument.
-func TestThreadsCorrectionsNameTheArgument(t *testing.T) {
-	type named struct {
-		corpusCase
-		Correction string `json:"correction"`
-	}
-	checked := 0
-	for _, c := range loadJSONL[named](t, "testdata/widened-threads-structured.jsonl") {
-		if c.Correction == "" {
-			continue
-		}
-		checked++
-		res := Recover(c.input(t))
-		found := false
-		for _, r := range res.Rejections {
-			if strings.Contains(r.Reason, c.Correction) {
-				found = true
-			}
-		}
-		if len(res.Calls) > 0 || !found {
-			t.Errorf("%s: calls %v; no correction names %s: %v", c.ID, res.Calls, c.Correction, res.Rejections)
-		}
-	}
-	if checked < 10 {
-		t.Errorf("only %d cases carry a correction to check", checked)
-	}
-}
 
 // emptyServerCall: an entry with no name and no arguments beside an answer
 // is nothing; alone, or with arguments, it still gets its correction.
