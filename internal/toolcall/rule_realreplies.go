@@ -106,14 +106,10 @@ func (sc *scan) genericEnvelope(q int, r readResult) ([]candidate, bool) {
 // ("Here is the config.\nbash\n{…}") is a label in prose, not a call.
 func (sc *scan) markerlessNamedJSON(q int) (group, bool) {
 	s := sc.s
-	if q == 0 || s[q-1] != '\n' {
+	ls, le, ok := lineAbove(s, q)
+	if !ok {
 		return group{}, false
 	}
-	le := q - 1
-	if le > 0 && s[le-1] == '\r' {
-		le--
-	}
-	ls := strings.LastIndexByte(s[:le], '\n') + 1
 	name := s[ls:le]
 	if name == "" || sc.ts.resolve(name) == "" || !paragraphStart(sc, ls) {
 		return group{}, false

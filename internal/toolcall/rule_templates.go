@@ -184,15 +184,8 @@ func (sc *scan) functionaryRecipient(j int) (group, bool) {
 // object is prose.
 func (sc *scan) functionaryBare(q int) (group, bool) {
 	s := sc.s
-	if q == 0 || s[q-1] != '\n' {
-		return group{}, false
-	}
-	le := q - 1
-	if le > 0 && s[le-1] == '\r' {
-		le--
-	}
-	ls := strings.LastIndexByte(s[:le], '\n') + 1
-	if strings.TrimSpace(s[:ls]) != "" {
+	ls, le, ok := lineAbove(s, q)
+	if !ok || strings.TrimSpace(s[:ls]) != "" {
 		return group{}, false
 	}
 	p := ls
@@ -346,4 +339,19 @@ func (p *lenient) paddedInt(j int, neg bool, t string) (json.Number, bool) {
 	p.note("zero-padded integer")
 	p.i = j
 	return json.Number(t), true
+}
+
+// lineAbove is the line that ends right before s[q] (an object opening the
+// next line): its start and end, without the line break. The formats that
+// write a call as NAME on a line and its JSON on the next (Functionary's
+// bare recipient, the markerless NAME\n{…}) read the name there.
+func lineAbove(s string, q int) (ls, le int, ok bool) {
+	if q == 0 || s[q-1] != '\n' {
+		return 0, 0, false
+	}
+	le = q - 1
+	if le > 0 && s[le-1] == '\r' {
+		le--
+	}
+	return strings.LastIndexByte(s[:le], '\n') + 1, le, true
 }
