@@ -690,7 +690,7 @@ func (sc *scan) glmBare(j int) (group, bool) {
 	for b > 0 && (isIdent(s[b-1]) || s[b-1] == '.' || s[b-1] == '-') {
 		b--
 	}
-	if b == e || sc.ts.resolve(s[b:e]) == "" {
+	if b == e || sc.ts.resolve(s[b:e]) == "" || !glmKeyHasValue(s, j) { // rule_redteam5.go
 		return group{}, false
 	}
 	sc.sawOpener = true

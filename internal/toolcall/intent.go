@@ -27,7 +27,7 @@ var (
 	notMadeRe = lazyRegexp(`(?i)\b(i|we)\s*` + negation + `\s+(\w+\s+)?(run|execute|call|invoke|perform|make|send|issue)\s+` + object + `\b`)
 	// "I won't run " right before the call.
 	notMadeEndRe = lazyRegexp(`(?i)\b(i|we)\s*` + negation + `\s+(\w+\s+)?(run|execute|call|invoke|perform|make|send|issue)(\s+the following)?\s*[:\-–—]?\s*$`)
-	passiveNotRe = lazyRegexp(`(?i)\b(it|this|that|the (call|command|tool call))\s+(has|was|is|will|were)\s*(not|n't)\s+(been\s+|be\s+)?(run|executed|called|invoked|made|sent)\b`)
+	passiveNotRe = lazyRegexp(`(?i)\b(it|this|that|the (call|command|tool call))\s+(has|was|is|will|were)(\s*(not|n't)|\s+never)\s+(been\s+|be\s+)?(run|executed|called|invoked|made|sent)\b`)
 	// "I have already run it", "the call I made", "it was executed".
 	pastRe = lazyRegexp(`(?i)\b(i|we)\s+` + pastVerb + `\s+` + object + `\b|\b(call|command|tool call)s?\s+(that\s+)?(i|we)\s+(made|ran|executed|used|sent)\b|\b(it|this|that|the (call|command|tool call))\s+(has been|was|were|have been)\s+(already\s+)?(run|executed|called|invoked)\b`)
 	// "I already ran " right before the call.

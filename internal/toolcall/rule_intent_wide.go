@@ -92,12 +92,48 @@ var (
 	quotesOutputRe = lazyRegexp(`^\s*((?i:the model|models|the template|templates|the parser|the server)|[A-Z][\w.-]*)(\s+[\w.-]+){0,3}\s+(?i:(would|will|should)\s+(emit|write|output|produce|return|generate)|emits|outputs|writes|returns|produces|generates)(\s+[\w-]+){0,2}\s*[:：](\s+[A-Z]\w*:)?\s*$`)
 )
 
+// Round 5's red team (testdata/widened-adversarial-round5.jsonl): the
+// same three meanings in words that answers about a format use. A lead-in
+// that ends by introducing an example ("…, for example", "such as", "for
+// instance"), a description of how a format writes a call ("a call is
+// written", "format tool use like this", "has this shape", "Usage:"),
+// another party's reply or log quoted ("the model replied with", "the
+// model wrote", "the first entry in the response was", "the agent's last
+// message ended with", "the text"), a call reported as run and failed,
+// a call handed to the user to run themselves, and an example label that
+// opens the lead-in ("Example arguments for each tool:").
+var (
+	exampleTailRe = lazyRegexp(`(?i)(\bfor (example|instance)|\be\.g\.|\bsuch as)\s*,?\s*[:：]?\s*$`)
+	formatDescRe  = lazyRegexp(`(?i)\b(format|formats|formatted|structure|structured|shaped)\b[^.:!?]{0,40}\blike this\b` +
+		`|\b(template|templates|format|parser|prompt)\s+(writes|renders|emits|puts|uses|expects|shows)\b` +
+		`|\b(a|the|each|every)\s+(call|tool call|function call)s?\s+(is|are)\s+(written|shown|encoded|formatted|rendered|expressed)(\s+(as|like))?\s*[:：]?\s*$` +
+		`|\b(has|have|takes|take|uses|use)\s+(this|the following)\s+(shape|form|format|structure|syntax)\s*[:：]?\s*$` +
+		`|\b(the|its|their|this)\s+usage\b[^.:!?]{0,40}\b(is|are|reads)\s*[:：]?\s*$|^\s*(usage|sample usage|example usage)\s*[:：]\s*$`)
+	quotedReplyRe = lazyRegexp(`(?:\b(?i:the model|the agent|the assistant|the server|it|they)|\b(?:[A-HJ-Z][\w.-]*|I[\w.-]+))\s+(?i:(replied|responded|answered|answers|replies|responds)\s+with\b|(wrote|emitted|returned|produced|printed|output)\s*[:：]?\s*$)` +
+		`|(?i)\b(in|of|from)\s+the\s+([\w'-]+\s+){0,2}(response|reply|output|log|stream|transcript)\s+(was|is|reads|read|were)\s*[:：]?\s*$` +
+		`|(?i)\b(message|reply|output|response|answer)\s+(ended|began|started|ends|begins|starts)\s+with\b` +
+		`|(?i)\b(the|this|that)\s+(raw\s+)?(text|string|markup|snippet|literal)\s*$` +
+		`|(?i)\b(the|this|that|its)\s+(wrapper|block|body|tag|field)\s+(holds|contains|carries)\s*[:：]?\s*$`)
+	failedCallRe = lazyRegexp(`(?i)\b(call|command|tool call)s?\s+that\s+(failed|errored|timed out|was run|ran|was made)\b`)
+	yourselfRe   = lazyRegexp(`(?i)\byou\s+(can|could|may|might|should|need to|will need to)\s+(\w+\s+){0,2}(run|execute|paste|try|use)\b[^.!?]{0,40}\byourself\b|\b(run|execute)\s+(it|this|that|them|the following|the command)\s+yourself\b`)
+	labelLeadRe  = lazyRegexp(`(?i)^\s*(example|examples|sample)\s+[\w'-]+(\s+[\w'-]+){0,9}\s*[:：]\s*$`)
+	selfLeadRe   = lazyRegexp(`(?i)\b(let me|let's|i'll|i will|i'm going to|i am going to)\b`)
+)
+
 // notIntendedWide is notIntended's second half: the same reading of the
 // lead-in and of the sentence after the call, with the phrases above.
 func notIntendedWide(before, after string) bool {
 	quotes := (quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before)) && !purposeRe().MatchString(before) || quotesEmittedRe().MatchString(before)
 	if quotes || pastWideEndRe().MatchString(before) || forExampleAfterRe().MatchString(after) || exampleLabelRe().MatchString(before) {
 		return true
+	}
+	if exampleTailRe().MatchString(before) || formatDescRe().MatchString(before) || quotedReplyRe().MatchString(before) || labelLeadRe().MatchString(before) && !selfLeadRe().MatchString(before) {
+		return true
+	}
+	for _, w := range []string{before, after} {
+		if failedCallRe().MatchString(w) || yourselfRe().MatchString(w) {
+			return true
+		}
 	}
 	for _, w := range []string{before, after} {
 		if refusalWideRe().MatchString(w) || pastWideRe().MatchString(w) || exampleWideRe().MatchString(w) {

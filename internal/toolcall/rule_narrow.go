@@ -61,7 +61,7 @@ func quotedBlockLine(s string, pos int) bool {
 	head := s[ls:pos]
 	t := strings.TrimLeft(head, " ")
 	if len(head)-len(t) <= 3 && strings.HasPrefix(t, ">") && !strings.HasPrefix(t, ">>") {
-		return strings.TrimLeft(t[1:], " \t") == "" && (len(t) == 1 || t[1] == ' ' || t[1] == '\t')
+		return quoteMarkers(t)
 	}
 	if strings.TrimSpace(head) != "" || !(strings.HasPrefix(head, "    ") || strings.HasPrefix(head, "\t")) || ls == 0 || insideFence(s, ls) {
 		return false
@@ -97,7 +97,10 @@ func quotedBlockLine(s string, pos int) bool {
 // line under prose that begins otherwise ("Log from the run:", "The
 // parser splits on to=:") is quoted text.
 func strippedHarmonyReply(s string) bool {
-	t := strings.ToLower(strings.TrimLeft(s, " \t\r\n"))
+	// The channel and role names are lower case in the format ("analysis",
+	// "commentary", "final", "assistant"); "Analysis of the run:" and
+	// "Final answer:" open English prose (rule_redteam5).
+	t := strings.TrimLeft(s, " \t\r\n")
 	for _, h := range []string{"analysis", "commentary", "final", "assistant", "to=", "<|"} {
 		if strings.HasPrefix(t, h) {
 			return true
@@ -129,7 +132,7 @@ func insideFence(s string, ls int) bool {
 func listedExample(s string, start, end int) bool {
 	ls := strings.LastIndexByte(s[:start], '\n') + 1
 	head := strings.TrimLeft(s[ls:start], " ")
-	if strings.HasPrefix(head, "|") {
+	if strings.HasPrefix(head, "|") || pipelessTableRow(s, ls, head) {
 		return true
 	}
 	if !listMarker(head) || end >= len(s) {
@@ -190,5 +193,5 @@ func consoleFence(s string, pos int) bool {
 		return false
 	}
 	first := strings.TrimLeft(s[f+nl+1:pos], " ")
-	return strings.HasPrefix(first, "$ ") || strings.HasPrefix(first, "% ")
+	return strings.HasPrefix(first, "$ ") || strings.HasPrefix(first, "% ") || sessionPrompt(first)
 }

@@ -62,8 +62,15 @@ func reactAction(content string, ts *toolset) (Rejection, bool) {
 	}
 	// The lead-in may say the step is shown, not made ("A ReAct step looks
 	// like this:", "For example:"), as for any other call syntax.
+	// The step starts at its Thought line when it has one (the ReAct
+	// prompt's Thought / Action / Action Input), so the lead-in is what
+	// comes before that (rule_redteam5).
+	first := in - 1
+	if first > 0 && strings.HasPrefix(strings.TrimSpace(lines[first-1]), "Thought:") {
+		first--
+	}
 	off := 0
-	for _, l := range lines[:in-1] {
+	for _, l := range lines[:first] {
 		off += len(l) + 1
 	}
 	if notIntended(sentenceBefore(content, 0, off), "") {

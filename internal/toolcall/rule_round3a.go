@@ -148,5 +148,8 @@ func minimaxOpenerLost(content string) bool {
 	if i := strings.LastIndexByte(t, '\n'); i < 0 || strings.TrimSpace(t[i+1:]) != "" {
 		return false
 	}
+	if !closerAfterLastValue(t, "</parameter>") {
+		return false
+	}
 	return strings.HasPrefix(t, "<parameter name=") || strings.Contains(t, "\n<parameter name=")
 }

@@ -188,7 +188,7 @@ func clineXMLOpen(content string, ts *toolset, c *candidate) bool {
 		}
 		t := strings.TrimLeft(line, " \t")
 		if strings.HasPrefix(t, "<") {
-			if e := strings.IndexByte(t, '>'); e > 1 && identifier(t[1:e]) && ts.resolve(t[1:e]) != "" {
+			if e := strings.IndexByte(t, '>'); e > 1 && identifier(t[1:e]) && ts.resolve(t[1:e]) != "" && tagThenValue(t[e+1:]) {
 				name := t[1:e]
 				at := off + len(line) - len(t)
 				if !strings.Contains(s[at:], "</"+name+">") && strings.Count(s[:at], "```")%2 == 0 && !notIntended(sentenceBefore(s, 0, at), "") {
@@ -220,6 +220,9 @@ func qwen3CoderOpenerLost(content string) bool {
 	}
 	t = t[:len(t)-len("</function>")]
 	if i := strings.LastIndexByte(t, '\n'); i < 0 || strings.TrimSpace(t[i+1:]) != "" {
+		return false
+	}
+	if !closerAfterLastValue(t, "</parameter>") {
 		return false
 	}
 	return strings.HasPrefix(t, "<parameter=") || strings.Contains(t, "\n<parameter=")

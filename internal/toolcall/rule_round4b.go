@@ -133,7 +133,10 @@ func glmSecondOpener(s string, ts *toolset) string {
 		for n > 0 && isNameByte(s[n-1]) {
 			n--
 		}
-		if n < i && ts.resolve(s[n:i]) != "" {
+		// The opener is a second one (rule_redteam5): the name starts
+		// the text (a server's name field) or follows the first opener.
+		first := n == 0 || strings.HasSuffix(strings.TrimRight(s[:n], " \t\r\n"), open)
+		if n < i && first && ts.resolve(s[n:i]) != "" {
 			e := strings.Index(s[k:], "</arg_key>")
 			if e > 0 && isKey(s[k:k+e]) {
 				return s[:i] + "<arg_key>" + s[k:]
@@ -183,6 +186,10 @@ func glmBareName(content string, ts *toolset) (candidate, bool) {
 	if m == nil || ts.resolve(m[1]) == "" && !strings.Contains(m[1], "_") {
 		return candidate{}, false
 	}
+	// Not shown as an example by its lead-in (rule_redteam5).
+	if at := glmBareNameRe().FindStringIndex(content)[0]; notIntended(sentenceBefore(content, 0, at), "") {
+		return candidate{}, false
+	}
 	return candidate{name: m[1], fromText: true, format: "GLM bare name"}, true
 }
 
@@ -198,7 +205,10 @@ var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁be
 func openerWithoutCall(content string) bool {
 	t := strings.TrimRight(strings.TrimRight(content, " \t\r\n"), "<")
 	for _, o := range blockOpeners {
-		if strings.HasSuffix(t, o) {
+		// The opener starts its line, as the template writes the block
+		// after the content (rule_redteam5): inside a sentence it is the
+		// token named in prose.
+		if strings.HasSuffix(t, o) && strings.TrimSpace(t[strings.LastIndexByte(t[:len(t)-len(o)], '\n')+1:len(t)-len(o)]) == "" {
 			return true
 		}
 	}
