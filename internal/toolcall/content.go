@@ -457,19 +457,23 @@ func (sc *scan) finish(finals []string, harmony bool) {
 	prose := blank(sc.s, sc.reasoning)
 	var kept []group
 	for k, g := range sc.groups {
-		prev := 0
-		if k > 0 {
-			prev = sc.groups[k-1].end
-		}
-		next := len(sc.s)
-		if k+1 < len(sc.groups) {
-			next = sc.groups[k+1].start
-		}
-		if g.start < prev {
+		if k > 0 && g.start < sc.groups[k-1].end {
 			continue // overlapping: already read as part of another call
 		}
-		before := sentenceBefore(prose, prev, g.start)
-		after := sentenceAfter(prose, min(g.end, len(sc.s)), max(next, g.end))
+		// Back-to-back calls share the lead-in of the first and the
+		// sentence after the last (rule_round5a.go).
+		first, last := callRun(sc.s, sc.groups, k)
+		prev := 0
+		if first > 0 {
+			prev = sc.groups[first-1].end
+		}
+		next := len(sc.s)
+		if last+1 < len(sc.groups) {
+			next = sc.groups[last+1].start
+		}
+		lastEnd := sc.groups[last].end
+		before := sentenceBefore(prose, prev, sc.groups[first].start)
+		after := sentenceAfter(prose, min(lastEnd, len(sc.s)), max(next, lastEnd))
 		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) {
 			continue
 		}

@@ -73,6 +73,13 @@ var (
 	purposeRe = lazyRegexp(`(?i)\b(what|how|whether|if|when|where|why|see|check|look)\b`)
 	// "For example." as the sentence right after the call.
 	forExampleAfterRe = lazyRegexp(`(?i)^\s*(for example|e\.g\.)\s*[.:]?\s*$`)
+	// A lead-in that says what a template, prompt, parser or the docs ask
+	// of a model ("Qwen's template asks the model to answer like this:",
+	// "The system prompt expects calls in this form:"): the format's own
+	// text quoted, as the template's output is above (quotesOutputRe),
+	// never with the model itself as the subject (I, we, let me).
+	specAsksRe    = lazyRegexp(`(?i)\b(template|system prompt|prompt format|parser|documentation|docs|model card|spec|specification)s?\s+(asks|expects|requires|wants|tells|instructs)\b` + gap + `{0,80}[:：]\s*$`)
+	firstPersonRe = lazyRegexp(`(?i)\b(i|we|i'll|we'll|i'm|let me|let's|let us)\b`)
 
 	// A lead-in that quotes someone else's text: a file's or a page's ("It
 	// contains:", "The file notes.md says:", "The page at URL reads:"), a
@@ -127,7 +134,11 @@ func notIntendedWide(before, after string) bool {
 	if quotes || pastWideEndRe().MatchString(before) || forExampleAfterRe().MatchString(after) || exampleLabelRe().MatchString(before) {
 		return true
 	}
-	if exampleTailRe().MatchString(before) || formatDescRe().MatchString(before) || quotedReplyRe().MatchString(before) || labelLeadRe().MatchString(before) && !selfLeadRe().MatchString(before) {
+	if exampleTailRe().MatchString(before) || formatDescRe().MatchString(before) && !firstPersonRe().MatchString(before) || quotedReplyRe().MatchString(before) || labelLeadRe().MatchString(before) && !selfLeadRe().MatchString(before) {
+		return true
+	}
+	// Round 5a: a template or its docs asking for the shown call.
+	if specAsksRe().MatchString(before) && !firstPersonRe().MatchString(before) {
 		return true
 	}
 	for _, w := range []string{before, after} {
