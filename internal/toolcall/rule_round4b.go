@@ -187,8 +187,10 @@ func glmBareName(content string, ts *toolset) (candidate, bool) {
 }
 
 // blockOpeners are DeepSeek's call-block openers (llama.cpp's R1 parser,
-// DeepSeek-V4's DSML encoding README), the DSML one also with its '>' lost.
-var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜tool_calls", "<|DSML|tool_calls>", "<|DSML|tool_calls"}
+// DeepSeek-V4's DSML encoding README), the DSML one also with its '>' lost,
+// and Mistral's [TOOL_CALLS] (its templates write it only before calls;
+// jundot/omlx#2291: generation stopped right after the token, round 5c).
+var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜tool_calls", "<|DSML|tool_calls>", "<|DSML|tool_calls", "[TOOL_CALLS]"}
 
 // openerWithoutCall is rule "opener_without_call": a reply that ends with a
 // DeepSeek call-block opener and nothing after it but '<' characters
