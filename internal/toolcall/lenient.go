@@ -591,6 +591,7 @@ func (p *lenient) object() map[string]any {
 		}
 		p.i++
 		p.ws()
+		vs := p.i
 		v := p.value(true)
 		if p.fail != failNone {
 			if p.fail == failUndelimited && p.undelimitedKey == "" {
@@ -623,6 +624,9 @@ func (p *lenient) object() map[string]any {
 			p.i++
 			return m
 		default:
+			if p.gemmaMissingComma(vs) { // rule_round5c.go
+				continue
+			}
 			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" after the value of "+echoName(k))
 			return m
 		}

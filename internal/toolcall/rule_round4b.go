@@ -3,6 +3,7 @@ package toolcall
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // Rules written for the real replies of widened-threads-round4b.jsonl, each
@@ -194,8 +195,10 @@ func glmBareName(content string, ts *toolset) (candidate, bool) {
 }
 
 // blockOpeners are DeepSeek's call-block openers (llama.cpp's R1 parser,
-// DeepSeek-V4's DSML encoding README), the DSML one also with its '>' lost.
-var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜tool_calls", "<|DSML|tool_calls>", "<|DSML|tool_calls"}
+// DeepSeek-V4's DSML encoding README), the DSML one also with its '>' lost,
+// and Mistral's [TOOL_CALLS] (its templates write it only before calls;
+// jundot/omlx#2291: generation stopped right after the token, round 5c).
+var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜tool_calls", "<|DSML|tool_calls>", "<|DSML|tool_calls", "[TOOL_CALLS]"}
 
 // openerWithoutCall is rule "opener_without_call": a reply that ends with a
 // DeepSeek call-block opener and nothing after it but '<' characters
@@ -205,14 +208,25 @@ var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁be
 func openerWithoutCall(content string) bool {
 	t := strings.TrimRight(strings.TrimRight(content, " \t\r\n"), "<")
 	for _, o := range blockOpeners {
-		// The opener starts its line, as the template writes the block
-		// after the content (rule_redteam5): inside a sentence it is the
-		// token named in prose.
-		if strings.HasSuffix(t, o) && strings.TrimSpace(t[strings.LastIndexByte(t[:len(t)-len(o)], '\n')+1:len(t)-len(o)]) == "" {
+		// The templates write the block right after the content
+		// (DeepSeek's `{{content}}<｜tool▁calls▁begin｜>`, Mistral's
+		// `content[TOOL_CALLS]`): the opener starts its line or follows a
+		// finished sentence. After a word it is the token named in prose
+		// ("Mistral models start their calls with [TOOL_CALLS]",
+		// rule_redteam5).
+		if strings.HasSuffix(t, o) && openerAfterContent(t[:len(t)-len(o)]) {
 			return true
 		}
 	}
 	return false
+}
+
+// openerAfterContent: what comes before a block opener is empty on its
+// line, or ends a sentence.
+func openerAfterContent(before string) bool {
+	line := strings.TrimSpace(before[strings.LastIndexByte(before, '\n')+1:])
+	r, _ := utf8.DecodeLastRuneInString(line)
+	return line == "" || strings.ContainsRune(".!?:。！？：", r)
 }
 
 // harmonyArgsNoRecipient is rule "harmony_args_without_recipient": harmony

@@ -82,7 +82,7 @@ func Recover(in Input) Result {
 	ts := newToolset(in.Tools)
 	truncated := in.FinishReason == "length"
 	var res Result
-	in.Content = glmSecondOpener(minimaxNamespace(in.Content), ts)
+	in.Content = glmSecondOpener(minimaxNamespace(functionGemma(in.Content)), ts)
 
 	for _, rc := range in.ToolCalls {
 		rc.Name = glmSecondOpener(rc.Name, ts)
