@@ -130,24 +130,27 @@ var (
 // notIntendedWide is notIntended's second half: the same reading of the
 // lead-in and of the sentence after the call, with the phrases above.
 func notIntendedWide(before, after string) bool {
-	quotes := (quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before)) && !purposeRe().MatchString(before) || quotesEmittedRe().MatchString(before)
+	quotes := (quotesFileRe().MatchString(before) || quotesOutputRe().MatchString(before) && !futureDemonstrative(before)) && !purposeRe().MatchString(before) || quotesEmittedRe().MatchString(before)
 	if quotes || pastWideEndRe().MatchString(before) || forExampleAfterRe().MatchString(after) || exampleLabelRe().MatchString(before) {
 		return true
 	}
-	if exampleTailRe().MatchString(before) || formatDescRe().MatchString(before) && !firstPersonRe().MatchString(before) || quotedReplyRe().MatchString(before) || labelLeadRe().MatchString(before) && !selfLeadRe().MatchString(before) {
+	// The model acting (rule_leadin.go) asks what the call will show.
+	acts := func() bool { return actRe().MatchString(before) }
+	if exampleTailRe().MatchString(before) || formatDescRe().MatchString(before) && !firstPersonRe().MatchString(before) && !acts() || quotedReplyRe().MatchString(before) && !acts() || labelLeadRe().MatchString(before) && !selfLeadRe().MatchString(before) {
 		return true
 	}
 	// Round 5a: a template or its docs asking for the shown call.
-	if specAsksRe().MatchString(before) && !firstPersonRe().MatchString(before) {
+	if specAsksRe().MatchString(before) && !firstPersonRe().MatchString(before) && !acts() {
 		return true
 	}
 	for _, w := range []string{before, after} {
-		if failedCallRe().MatchString(w) || yourselfRe().MatchString(w) {
+		if failedCallRe().MatchString(w) && !actRe().MatchString(w) || yourselfRe().MatchString(w) {
 			return true
 		}
 	}
 	for _, w := range []string{before, after} {
-		if refusalWideRe().MatchString(w) || pastWideRe().MatchString(w) || exampleWideRe().MatchString(w) {
+		c := clauses(w)
+		if refusalWideRe().MatchString(c) || pastWideRe().MatchString(c) || exampleWideRe().MatchString(w) && !actRe().MatchString(w) {
 			return true
 		}
 	}
