@@ -63,7 +63,9 @@ var (
 	// exampleRe does not have: "headers look like this:", "the docs show
 	// this example:", "that's the example from the docs", "For example."
 	// after it, "that's how it looks", a prompt injection named as such.
-	exampleWideRe = lazyRegexp(`(?i)\blook(s|ed)? like( this)?\s*[:：]?\s*$|\b(this|that's the|that is the|the same) example\b|\bhow (it|this|that|a call|the call) looks\b|\bis (the|a) (shape|form|format|syntax) of\b|\b(that's|that is|this is) the [\w .-]{0,30}\b(format|syntax)\b|\bprompt[- ]injection\b|\binjected (instruction|command)s?\b`)
+	// (rule_round5b) "If your UI shows something like this, …:" (what one
+	// sees, not what is run) and a lead-in ending "…, as in:".
+	exampleWideRe = lazyRegexp(`(?i)\blook(s|ed)? like( this)?\s*[:：]?\s*$|\b(shows?|showing|see|seeing|displays?|prints?) (something|text|output) like this\b|,\s*as in\s*[:：]\s*$|\b(this|that's the|that is the|the same) example\b|\bhow (it|this|that|a call|the call) looks\b|\bis (the|a) (shape|form|format|syntax) of\b|\b(that's|that is|this is) the [\w .-]{0,30}\b(format|syntax)\b|\bprompt[- ]injection\b|\binjected (instruction|command)s?\b`)
 	// A lead-in that is only an example label: "Example:", "Call example:",
 	// "Funktionsaufruf-Beispiel:", "示例：" (one word at most before it, so
 	// that "Let me run the example:" is still a call).

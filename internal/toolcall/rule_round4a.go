@@ -206,14 +206,28 @@ func clineXMLOpen(content string, ts *toolset, c *candidate) bool {
 // Qwen3-Coder <parameter=K> elements that ends with </function> (and
 // </tool_call>) and has no <function= lost the opener that named the tool
 // (q27#24: "<name>task\n</parameter>\n<parameter=description>…"), as
-// minimaxOpenerLost is for MiniMax: it gets the no-name correction.
+// minimaxOpenerLost is for MiniMax: it gets the no-name correction. The same
+// elements inside a <tool_call> wrapper with no <function=> block at all,
+// closed by </parameter> then </tool_call> (ollama/ollama#16398's drift
+// shape "<parameter> tags without <function= wrapper", which Ollama's
+// qwen3.5 parser drops as an empty call), name no tool either.
 func qwen3CoderOpenerLost(content string) bool {
 	if strings.Contains(content, "<function=") {
 		return false
 	}
 	t := strings.TrimRight(content, " \t\r\n")
+	wrapped := false
 	if strings.HasSuffix(t, "</tool_call>") {
 		t = strings.TrimRight(t[:len(t)-len("</tool_call>")], " \t\r\n")
+		wrapped = true
+	}
+	if wrapped && strings.HasSuffix(t, "</parameter>") {
+		// rule_round5b: the wrapper opens a line and holds only parameters.
+		o := strings.LastIndex(t, "<tool_call>")
+		if o < 0 || (o > 0 && t[o-1] != '\n') {
+			return false
+		}
+		return strings.HasPrefix(strings.TrimLeft(t[o+len("<tool_call>"):], " \t\r\n"), "<parameter=")
 	}
 	if !strings.HasSuffix(t, "</function>") {
 		return false

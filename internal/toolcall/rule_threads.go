@@ -208,13 +208,20 @@ func quotedObject(t string) (map[string]any, bool) {
 // parse input at pos 12: </tool_call>", ggml-org/llama.cpp#20761): a reply
 // that ends with an opened and closed <tool_call>, on a line of its own, is
 // a call attempt that names no tool. Only there: the same tags inside a
-// sentence are prose about the format.
+// sentence are prose about the format. A wrapper holding one line of words
+// and no markup or JSON, its tags each on a line of their own (ollama/ollama#16398:
+// "Prose-only envelope (model put narration in the tags)", dropped by
+// Ollama's parser like the empty one), is the same attempt.
 func emptyCallWrapper(content string) bool {
 	t := strings.TrimRight(content, " \t\r\n")
 	if !strings.HasSuffix(t, "</tool_call>") {
 		return false
 	}
-	t = strings.TrimRight(t[:len(t)-len("</tool_call>")], " \t\r\n")
+	inner := t[:len(t)-len("</tool_call>")]
+	t = strings.TrimRight(inner, " \t\r\n")
+	if w := proseInWrapper(inner); w >= 0 {
+		t = t[:w+len("<tool_call>")]
+	}
 	if !strings.HasSuffix(t, "<tool_call>") {
 		return false
 	}

@@ -114,6 +114,10 @@ func Recover(in Input) Result {
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if c, ok := glmBareName(in.Content, ts); ok {
 			emit(&res, ts, c, truncated)
+		} else if c, ok := glmValueNoKey(in.Content, ts); ok { // rule_round5b.go
+			emit(&res, ts, c, truncated)
+		} else if c, ok := harmonyHeaderNoMessage(in.Content, ts); ok { // rule_round5b.go
+			emit(&res, ts, c, truncated)
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
