@@ -29,11 +29,11 @@ var (
 	notMadeEndRe = lazyRegexp(`(?i)\b(i|we)\s*` + negation + `\s+(\w+\s+)?(run|execute|call|invoke|perform|make|send|issue)(\s+the following)?\s*[:\-–—]?\s*$`)
 	passiveNotRe = lazyRegexp(`(?i)\b(it|this|that|the (call|command|tool call))\s+(has|was|is|will|were)(\s*(not|n't)|\s+never)\s+(been\s+|be\s+)?(run|executed|called|invoked|made|sent)\b`)
 	// "I have already run it", "the call I made", "it was executed".
-	pastRe = lazyRegexp(`(?i)\b(i|we)\s+` + pastVerb + `\s+` + object + `\b|\b(call|command|tool call)s?\s+(that\s+)?(i|we)\s+(made|ran|executed|used|sent)\b|\b(it|this|that|the (call|command|tool call))\s+(has been|was|were|have been)\s+(already\s+)?(run|executed|called|invoked)\b`)
+	pastRe = lazyRegexp(`(?i)\b(i|we)\s+` + pastVerb + `\s+` + object + `\b|\b(call|command|tool call)s?\s+(that\s+)?(i|we|the (model|agent|assistant))\s+(made|ran|executed|used|sent|emitted)\b|\b(it|this|that|the (call|command|tool call))\s+(has been|was|were|have been)\s+(already\s+)?(run|executed|called|invoked)\b`)
 	// "I already ran " right before the call.
 	pastEndRe = lazyRegexp(`(?i)\b(i|we)\s+((have|'ve)\s+)?(already\s+)?(ran|executed|called|invoked|used|sent)(\s+the following)?\s*[:\-–—]?\s*$`)
 	// The call given as an example of the format, not made.
-	exampleRe = lazyRegexp(`(?i)\b((an|for|as an) example (call|tool call|of a (tool )?call)|example (call|tool call|request|usage)|here is an example|calls? (look|looks) like|would look like|looks like this|the (call|command|tool call) would be)\b`)
+	exampleRe = lazyRegexp(`(?i)\b((an|for|as an) example (call|tool call|of a (tool )?call)|example (call|tool call|request|usage)|here is an example|(calls?|format|syntax|markup) (look|looks) like|would look like|looks like this|the (call|command|tool call) would be)\b`)
 	// A fence opened right before the call.
 	fenceTailRe = lazyRegexp("(```|~~~)[A-Za-z0-9_]*\\s*$")
 	// Deferred to the user: "Reply yes and I will", "Shall I run it?".

@@ -112,8 +112,10 @@ var (
 // a call handed to the user to run themselves, and an example label that
 // opens the lead-in ("Example arguments for each tool:").
 var (
-	exampleTailRe = lazyRegexp(`(?i)(\bfor (example|instance)|\be\.g\.|\bsuch as)\s*,?\s*[:：]?\s*$`)
-	formatDescRe  = lazyRegexp(`(?i)\b(format|formats|formatted|structure|structured|shaped)\b[^.:!?]{0,40}\blike this\b` +
+	exampleTailRe = lazyRegexp(`(?i)(\bfor (example|instance)|\be\.g\.|\bsuch as)\s*,?\s*[:：]?\s*$` +
+		// Round 6: what the reader will see, and a lesson for the reader.
+		`|\byou('ll|\s+will|\s+would|'d)\s+(see|get)\s+(something\s+)?like( this)?\s*[:：]?\s*$|\bshow you how (to|you can)\b[^.!?]{0,40}[:：]\s*$`)
+	formatDescRe = lazyRegexp(`(?i)\b(format|formats|formatted|structure|structured|shaped)\b[^.:!?]{0,40}\blike this\b` +
 		`|\b(template|templates|format|parser|prompt)\s+(writes|renders|emits|puts|uses|expects|shows)\b` +
 		`|\b(a|the|each|every)\s+(call|tool call|function call)s?\s+(is|are)\s+(written|shown|encoded|formatted|rendered|expressed)(\s+(as|like))?\s*[:：]?\s*$` +
 		`|\b(has|have|takes|take|uses|use)\s+(this|the following)\s+(shape|form|format|structure|syntax)\s*[:：]?\s*$` +
@@ -137,24 +139,34 @@ func notIntendedWide(before, after string) bool {
 		return true
 	}
 	// The model acting (rule_leadin.go) asks what the call will show.
-	acts := func() bool { return actRe().MatchString(before) }
-	if exampleTailRe().MatchString(before) || formatDescRe().MatchString(before) && !firstPersonRe().MatchString(before) && !acts() || quotedReplyRe().MatchString(before) && !acts() || labelLeadRe().MatchString(before) && !selfLeadRe().MatchString(before) {
+	acts := func() bool { return modelActs(before) }
+	if exampleTailRe().MatchString(before) || describesFormat(formatDescRe(), before) || quotedReplyRe().MatchString(before) && !acts() || labelLeadRe().MatchString(before) && !selfLeadRe().MatchString(before) {
 		return true
 	}
 	// Round 5a: a template or its docs asking for the shown call.
-	if specAsksRe().MatchString(before) && !firstPersonRe().MatchString(before) && !acts() {
+	if describesFormat(specAsksRe(), before) {
 		return true
 	}
 	for _, w := range []string{before, after} {
-		if failedCallRe().MatchString(w) && !actRe().MatchString(w) || yourselfRe().MatchString(w) {
+		if failedCallRe().MatchString(w) && !modelActs(w) || yourselfRe().MatchString(w) {
 			return true
 		}
 	}
 	for _, w := range []string{before, after} {
 		c := clauses(w)
-		if refusalWideRe().MatchString(c) || pastWideRe().MatchString(c) || exampleWideRe().MatchString(w) && !actRe().MatchString(w) {
+		if refusalWideRe().MatchString(c) || pastWideRe().MatchString(c) || exampleWideRe().MatchString(w) && !modelActs(w) {
 			return true
 		}
 	}
 	return false
+}
+
+// describesFormat: re (a description of a format, or a template asking for
+// a call) reads the lead-in, and the model does not say it does a tool's
+// action ("The template expects a path, so let me read it:", "Checking
+// what the parser expects now:"). A first person that does not act is an
+// aside ("If I remember right, the template writes a call like this:",
+// "Let me explain: the template expects…"), not a reason to run (round 6).
+func describesFormat(re interface{ MatchString(string) bool }, before string) bool {
+	return re.MatchString(before) && !modelActs(before)
 }

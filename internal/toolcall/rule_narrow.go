@@ -173,6 +173,11 @@ func gemmaStrippedAt(s string, j int) bool {
 	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
 		k--
 	}
+	// FunctionGemma's marker is read by functionGemma (rule_round5c.go)
+	// alone: one it left as it is is markup named in prose (round 6).
+	if strings.HasSuffix(s[:k], fgStart) {
+		return false
+	}
 	return k == 0 || s[k-1] == '\n' || s[k-1] == '>' || s[k-1] == '|'
 }
 

@@ -214,11 +214,23 @@ func openerWithoutCall(content string) bool {
 		// finished sentence. After a word it is the token named in prose
 		// ("Mistral models start their calls with [TOOL_CALLS]",
 		// rule_redteam5).
-		if strings.HasSuffix(t, o) && openerAfterContent(t[:len(t)-len(o)]) {
+		if strings.HasSuffix(t, o) && openerAfterContent(t[:len(t)-len(o)]) && !tokenNamed(t[:len(t)-len(o)]) {
 			return true
 		}
 	}
 	return false
+}
+
+// tokenNamedRe: a lead-in that speaks of the markup itself ("Mistral's
+// templates put the calls right after this token:", "The opener DeepSeek
+// R1 writes before its calls is:"). The templates write the opener after
+// the reply's content, which says what the model does, never what a
+// token is (round 6).
+var tokenNamedRe = lazyRegexp(`(?i)\b(token|tokens|opener|openers|marker|markers|prefix|special token|sentinel|delimiter)\b`)
+
+// tokenNamed: the sentence before the opener names a token.
+func tokenNamed(before string) bool {
+	return tokenNamedRe().MatchString(sentenceBefore(before, 0, len(before)))
 }
 
 // openerAfterContent: what comes before a block opener is empty on its

@@ -31,7 +31,12 @@ func functionGemma(s string) string {
 	if r := strings.LastIndex(pre, "</think>"); r >= 0 {
 		pre = pre[r+len("</think>"):]
 	}
-	if strings.ContainsAny(pre, "<{") {
+	// The template writes the call right after the content
+	// (content_before_tool_call: "Let me check.<start_function_call>"): the
+	// marker starts its line or follows a finished sentence, as a block
+	// opener does (rule_round4b.go); after a word it is named in prose
+	// (round 6).
+	if strings.ContainsAny(pre, "<{") || !openerAfterContent(pre) {
 		return s
 	}
 	var b strings.Builder
@@ -119,6 +124,12 @@ func qwenToolCallEndsThink(s string, regs []region) []region {
 			continue
 		}
 		if c := strings.Index(rest, close); c >= 0 && strings.TrimSpace(rest[c+len(close):]) != "" {
+			continue
+		}
+		// The reasoning leads into the call: a call it refuses, reports
+		// or shows as an example ("I must not run this:") is rehearsed,
+		// and stays in the reasoning (round 6).
+		if notIntended(sentenceBefore(s, r.start, at), "") {
 			continue
 		}
 		regs[k].end = at
