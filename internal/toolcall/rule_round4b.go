@@ -183,15 +183,24 @@ var quotesEmittedRe = lazyRegexp(`^\s*(?i:this is|here is|here's|below is|that i
 var glmBareNameRe = lazyRegexp(`(?:^|\n)[ \t]*<tool_call>\s*([A-Za-z_][\w.-]{0,63})\s*</tool_call>\s*$`)
 
 func glmBareName(content string, ts *toolset) (candidate, bool) {
-	m := glmBareNameRe().FindStringSubmatch(content)
-	if m == nil || ts.resolve(m[1]) == "" && !strings.Contains(m[1], "_") {
+	// The regexp is anchored at the end but scans the whole reply: most
+	// replies (all prose) have no opener at all.
+	if !strings.Contains(content, "<tool_call>") {
+		return candidate{}, false
+	}
+	m := glmBareNameRe().FindStringSubmatchIndex(content)
+	if m == nil {
+		return candidate{}, false
+	}
+	name := content[m[2]:m[3]]
+	if ts.resolve(name) == "" && !strings.Contains(name, "_") {
 		return candidate{}, false
 	}
 	// Not shown as an example by its lead-in (rule_redteam5).
-	if at := glmBareNameRe().FindStringIndex(content)[0]; notIntended(sentenceBefore(content, 0, at), "") {
+	if notIntended(sentenceBefore(content, 0, m[0]), "") {
 		return candidate{}, false
 	}
-	return candidate{name: m[1], fromText: true, format: "GLM bare name"}, true
+	return candidate{name: name, fromText: true, format: "GLM bare name"}, true
 }
 
 // blockOpeners are DeepSeek's call-block openers (llama.cpp's R1 parser,
