@@ -29,12 +29,7 @@ func minimaxNamespace(s string) string {
 	if i < 0 {
 		return s
 	}
-	// Reasoning before the call may hold anything.
-	pre := s[:i]
-	if r := strings.LastIndex(pre, "</think>"); r >= 0 {
-		pre = pre[r+len("</think>"):]
-	}
-	if strings.ContainsAny(pre, "<{") {
+	if _, ok := markupLeads(s, i); !ok {
 		return s
 	}
 	for j := i; j >= 0; {
@@ -282,4 +277,15 @@ func harmonyArgsNoRecipient(content string) bool {
 	}
 	var v map[string]any
 	return json.Unmarshal([]byte(strings.TrimSpace(body)), &v) == nil && len(v) > 0
+}
+
+// markupLeads says whether a dialect's first marker at i begins the reply's
+// markup: no tag or JSON comes before it, after any reasoning (which may
+// hold anything). It returns the text before the marker, after </think>.
+func markupLeads(s string, i int) (string, bool) {
+	pre := s[:i]
+	if r := strings.LastIndex(pre, "</think>"); r >= 0 {
+		pre = pre[r+len("</think>"):]
+	}
+	return pre, !strings.ContainsAny(pre, "<{")
 }

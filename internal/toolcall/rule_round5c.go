@@ -27,16 +27,13 @@ func functionGemma(s string) string {
 	if i < 0 {
 		return s
 	}
-	pre := s[:i]
-	if r := strings.LastIndex(pre, "</think>"); r >= 0 {
-		pre = pre[r+len("</think>"):]
-	}
+	pre, leads := markupLeads(s, i)
 	// The template writes the call right after the content
 	// (content_before_tool_call: "Let me check.<start_function_call>"): the
 	// marker starts its line or follows a finished sentence, as a block
 	// opener does (rule_round4b.go); after a word it is named in prose
 	// (round 6).
-	if strings.ContainsAny(pre, "<{") || !openerAfterContent(pre) {
+	if !leads || !openerAfterContent(pre) {
 		return s
 	}
 	var b strings.Builder
