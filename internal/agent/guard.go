@@ -21,8 +21,14 @@ var callMarkers = []string{
 	"<response>", "<json>", "<xml>",
 	"[TOOL_CALLS]", "functools[",
 	"<|python_tag|>", "<|tool_call", "<|tool_calls", "<|channel|>", "<|start|>", "<|constrain|>", "<|call|>",
-	"<｜tool", "<｜DSML",
+	"<｜tool", "<｜DSML", "<|DSML", "<‖DSML",
 	"```json", "```tool", "```xml",
+	// Openers of the formats issue #25's rounds taught the recovery layer:
+	// only special tokens and wrappers no prose writes, so that an answer
+	// is never held for a common word (a bare name line or a pythonic list
+	// cannot be told from prose while it streams; it is shown as it comes).
+	"<start_function_call>", "[TOOL_CALL]", "<|START_ACTION|>", "<|tools_prefix|>",
+	"]<]minimax[>[", "<minimax:", "<seed:tool_call", "<TOOLCALL>",
 }
 
 // maxMarker is the length of the longest call marker.
@@ -113,7 +119,16 @@ func (g *textGuard) add(piece string) string {
 	// A whole marker: only where one can end in the new bytes.
 	first := -1
 	from := max(0, g.scanned-maxMarker+1)
+	// Only markers whose first byte is in the window are searched for:
+	// prose rarely holds '<', '[', ']' or '`', so most are skipped.
+	var present [256]bool
+	for _, c := range g.buf[from:] {
+		present[c] = true
+	}
 	for _, m := range callMarkers {
+		if !present[m[0]] {
+			continue
+		}
 		if i := bytes.Index(g.buf[from:], []byte(m)); i >= 0 && (first < 0 || from+i < first) {
 			first = from + i
 		}
@@ -183,8 +198,8 @@ func (g *textGuard) lastShowable(end int) int {
 func partialMarker(b []byte) int {
 	start := max(0, len(b)-maxMarker)
 	for i := start; i < len(b); i++ {
-		switch b[i] {
-		case '<', '[', '`', 'f':
+		switch b[i] { // the first bytes of callMarkers
+		case '<', '[', ']', '`', 'f':
 			tail := b[i:]
 			for _, m := range callMarkers {
 				if len(tail) < len(m) && strings.HasPrefix(m, string(tail)) {

@@ -32,16 +32,14 @@ func refMarkerIndex(s string) int {
 }
 
 func refPartial(s string) int {
-	start := max(0, len(s)-16)
-	for i := start; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		tail := s[i:]
-		switch tail[0] {
-		case '<', '[', '`', 'f':
-			for _, m := range callMarkers {
-				if len(tail) < len(m) && strings.HasPrefix(m, tail) {
-					return len(tail)
-				}
+		for _, m := range callMarkers {
+			if len(tail) < len(m) && strings.HasPrefix(m, tail) {
+				return len(tail)
 			}
+		}
+		switch tail[0] {
 		case '{':
 			if len(strings.TrimSpace(tail[1:])) == 0 || strings.HasPrefix(`"name"`, strings.TrimSpace(tail[1:])) {
 				return len(tail)

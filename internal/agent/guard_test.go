@@ -39,6 +39,15 @@ func TestGuardHoldsCallMarkup(t *testing.T) {
 		{"[TOOL_CALLS]bash[ARGS]{\"command\":\"ls\"}", "", "", ""},
 		{"Listing.\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}", "Listing.", "Listing.", ""},
 		{"Run: <tool_call>{\"name\":\"bash\",\"arguments\":{\"command\":\"ls\"}}</tool_call> then I check.", "Run: then I check.", "Run:", " then I check."},
+		// Formats read since (issue #25): FunctionGemma, MiniMax-M2 and M3,
+		// Seed-OSS, Command R, Apertus, the [TOOL_CALL] block.
+		{"Let me check.<start_function_call>call:read_file{path:<escape>a.txt<escape>}<end_function_call>", "Let me check.", "Let me check.", ""},
+		{"Reading.\n<minimax:tool_call>\n<invoke name=\"read_file\">\n<parameter name=\"path\">a.txt</parameter>\n</invoke>\n</minimax:tool_call>", "Reading.", "Reading.", ""},
+		{"Reading.]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"read_file\">", "Reading.", "Reading.", ""},
+		{"Reading.\n<seed:tool_call>\n<function=read_file>\n<parameter=path>a.txt</parameter>\n</function>\n</seed:tool_call>", "Reading.", "Reading.", ""},
+		{"<|START_ACTION|>[{\"tool_name\": \"bash\", \"parameters\": {\"command\": \"ls\"}}]<|END_ACTION|>", "", "", ""},
+		{"<|tools_prefix|>[{\"read_file\": {\"path\": \"go.mod\"}}]<|tools_suffix|>", "", "", ""},
+		{"[TOOL_CALL]\n{tool => \"bash\", args => {\n  --command \"ls\"\n}}\n[/TOOL_CALL]", "", "", ""},
 	} {
 		for _, n := range []int{1, 4, 1000} {
 			g := &textGuard{}
