@@ -34,7 +34,10 @@ func minimaxNamespace(s string) string {
 	}
 	for j := i; j >= 0; {
 		k := j + len(minimaxNS)
-		if k >= len(s) || s[k] != '<' {
+		if strings.TrimSpace(s[k:]) == "" {
+			break // the closer's namespace, its </tool_call> eaten as a stop string
+		}
+		if s[k] != '<' {
 			return s
 		}
 		n := strings.Index(s[k:], minimaxNS)

@@ -79,6 +79,25 @@ type Result struct {
 // back unchanged; prose without call markers comes back as Text after one
 // quick scan.
 func Recover(in Input) Result {
+	// The reply is read as if the server had treated the model's turn
+	// tokens as special (turnframe.go).
+	bare := in
+	bare.Content = trimTurnFrame(in.Content)
+	res := recoverReply(bare)
+	if own, rest, ok := cutMadeUpTurns(bare.Content); ok {
+		cut := bare
+		cut.Content = own
+		if r := recoverReply(cut); preferOwnTurn(res, r, rest) {
+			res = r
+		}
+	}
+	if bare.Content != in.Content && len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		res.Text = in.Content // a final "</s>" may be the answer's own
+	}
+	return res
+}
+
+func recoverReply(in Input) Result {
 	ts := newToolset(in.Tools)
 	truncated := in.FinishReason == "length"
 	var res Result

@@ -1,0 +1,98 @@
+package toolcall
+
+import (
+	"strings"
+	"testing"
+)
+
+// endOfTurnTokens are the end-of-turn and end-of-text tokens of the
+// families in the corpus, as they appear in content when the server does
+// not treat them as special (a GGUF whose metadata lacks them, a chat
+// template that does not match the model): Qwen/ChatML, Llama 3, Llama 2
+// and Mistral, Phi, GPT-2-style, Gemma, DeepSeek, gpt-oss, Granite.
+var endOfTurnTokens = []string{
+	"<|im_end|>", "<|eot_id|>", "</s>", "<|end|>", "<|endoftext|>",
+	"<end_of_turn>", "<|end_of_text|>", "<｜end▁of▁sentence｜>", "<|return|>",
+	"<|eom_id|>", "<eos>", "<turn|>", "<|END_OF_TURN_TOKEN|>",
+}
+
+// TestMarkupMutations checks the rules against the faults that change a
+// call's frame rather than its body, on every text case of the corpus: an
+// end-of-turn token the server left in the content after the call, and the
+// call's closer eaten as a stop string. Neither may lose a call, and a
+// leaked token may not make a negative run.
+func TestMarkupMutations(t *testing.T) {
+	n, changed := 0, 0
+	for _, c := range loadCorpus(t) {
+		if c.Content == nil || len(c.ToolCalls) > 0 || c.FinishReason == "length" {
+			continue
+		}
+		if !scoreCase(t, c).ok {
+			continue // TestCorpus reports it
+		}
+		var muts []struct{ name, text string }
+		body := *c.Content
+		trimmed := strings.TrimRight(body, " \n")
+		for _, tok := range endOfTurnTokens {
+			muts = append(muts, struct{ name, text string }{"end token " + tok, trimmed + tok})
+		}
+		for _, lead := range leakedTurnStarts {
+			muts = append(muts, struct{ name, text string }{"start " + lead, lead + body})
+		}
+		for _, next := range nextTurn {
+			muts = append(muts, struct{ name, text string }{"next turn " + next[:12], trimmed + next})
+		}
+		if c.Kind == "call" {
+			if cl := closerAtEnd(trimmed); cl != "" {
+				muts = append(muts, struct{ name, text string }{"closer " + cl + " eaten", strings.TrimSuffix(trimmed, cl)})
+			}
+		}
+		for _, m := range muts {
+			vc := c
+			text := m.text
+			vc.Content = &text
+			n++
+			if o := scoreCase(t, vc); !o.ok {
+				changed++
+				t.Errorf("%s %s with %s: %s", c.File, c.ID, m.name, o.why)
+			}
+		}
+	}
+	t.Logf("%d mutations of the text cases, %d changed their outcome", n, changed)
+}
+
+// closerAtEnd names the call closer ending text, if any: the ones a server
+// treats as a stop string and so may remove.
+func closerAtEnd(text string) string {
+	for _, cl := range []string{
+		"</tool_call>", "<|call|>", "<｜tool▁calls▁end｜>", "<tool_call|>",
+		"<|tool_calls_section_end|>", "<|tool_call_end|>", "<|END_ACTION|>",
+		"</function>", "<|/tool_call|>", "<|/tool_calls|>", "<|tools_suffix|>",
+		"</seed:tool_call>", "</minimax:tool_call>", "[/TOOL_CALLS]", "<end_function_call>",
+	} {
+		if strings.HasSuffix(text, cl) {
+			return cl
+		}
+	}
+	return ""
+}
+
+// leakedTurnStarts are the beginning-of-text tokens and assistant headers a
+// server leaves before the reply when the template it applied and the
+// model's do not match.
+var leakedTurnStarts = []string{
+	"<s>", "<|begin_of_text|>", "<|im_start|>assistant\n",
+	"<|start_header_id|>assistant<|end_header_id|>\n\n", "<start_of_turn>model\n",
+	"<｜Assistant｜>", "<|assistant|>\n",
+}
+
+// nextTurn are the turns a model writes after its own when the server
+// does not stop at its end-of-turn token: it makes up the tool's result
+// and the user's next message.
+var nextTurn = []string{
+	"<|im_end|>\n<|im_start|>user\n<tool_response>\n{\"output\": \"ok\"}\n</tool_response><|im_end|>\n<|im_start|>assistant\nDone.",
+	"<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\n{\"output\": \"ok\"}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\nDone.",
+	"<｜end▁of▁sentence｜><｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>{\"output\": \"ok\"}<｜tool▁output▁end｜><｜tool▁outputs▁end｜>Done.",
+	"</s>[TOOL_RESULTS]{\"content\": \"ok\"}[/TOOL_RESULTS]Done.",
+	"<end_of_turn>\n<start_of_turn>user\n```tool_output\nok\n```<end_of_turn>\n<start_of_turn>model\nDone.",
+}
