@@ -99,5 +99,62 @@ func (ts *toolset) resolve(raw string) string {
 	if d := repeatedName(s); d != "" {
 		return ts.resolve(d)
 	}
+	if n := ts.foldedName(s); n != "" {
+		return n
+	}
+	// A namespace before the name: Gemini's and Gemma's default_api.NAME
+	// (the Python namespace their function calling writes calls in),
+	// tools.NAME; functions. is cleanName's.
+	if i := strings.IndexByte(s, '.'); i > 0 && isIdentWord(s[:i]) && !strings.Contains(s[i+1:], ".") {
+		if n := ts.resolve(s[i+1:]); n != "" {
+			return n
+		}
+	}
 	return ""
+}
+
+// foldedName matches a name spelled in another case convention (ReadFile,
+// readFile, read-file, READ_FILE) to the one declared tool it spells:
+// clients rename tools between snake, camel and kebab case, and models
+// trained on one write the others.
+func (ts *toolset) foldedName(s string) string {
+	f := foldName(s)
+	if f == "" {
+		return ""
+	}
+	found := ""
+	for _, n := range ts.names {
+		if foldName(n) == f {
+			if found != "" {
+				return "" // two tools spell the same: no guess
+			}
+			found = n
+		}
+	}
+	return found
+}
+
+func foldName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-':
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + 'a' - 'A')
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		default:
+			return "" // not a plain identifier: never folded
+		}
+	}
+	return b.String()
+}
+
+func isIdentWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isIdent(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }
