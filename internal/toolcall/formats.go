@@ -746,7 +746,33 @@ func (sc *scan) gemma(start, p int, strong bool) (group, bool) {
 	if strong {
 		sc.sawOpener = true
 	}
+	if g, ok := sc.gemmaJSONInside(start, name, r); ok {
+		return g, true
+	}
 	return sc.nameThenJSON(start, q, e, r, "gemma call:NAME{…}")
+}
+
+// gemmaJSONInside reads call:NAME{{"k": "v"}}: a JSON object written inside
+// the envelope's own braces, the wire format NVIDIA-NeMo/Automodel#3885
+// documents for Gemma 4 (call:NAME{ + the arguments as JSON + }). Only an
+// object that parses whole and is followed by the envelope's } is read.
+func (sc *scan) gemmaJSONInside(start int, name string, r int) (group, bool) {
+	s := sc.s
+	in := skipSpace(s, r+1)
+	if in >= len(s) || s[in] != '{' {
+		return group{}, false
+	}
+	v := readValue(s, in, false)
+	args, ok := v.v.(map[string]any)
+	if v.fail != failNone || !ok {
+		return group{}, false
+	}
+	cl := skipSpace(s, v.end)
+	if cl >= len(s) || s[cl] != '}' {
+		return group{}, false
+	}
+	c := candidate{name: name, args: args, notes: append(v.notes, "JSON inside the call:NAME{…} envelope"), fromText: true, format: "gemma call:NAME{{…}}"}
+	return group{start: start, end: sc.closers(cl + 1), cands: []candidate{c}}, true
 }
 
 // isPyListStart: [name( … — a list of Python-style calls.

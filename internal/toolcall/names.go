@@ -66,6 +66,14 @@ func cleanName(raw string) string {
 	if len(s) > len("functions.") && strings.EqualFold(s[:len("functions.")], "functions.") {
 		s = s[len("functions."):]
 	}
+	// Kimi's call id functions.NAME:INDEX with '.' and ':' replaced by '_',
+	// as clients and servers sanitise ids to OpenAI's [a-zA-Z0-9_-]
+	// (functions_Bash_2 in ggml-org/llama.cpp#24658's log).
+	if len(s) > len("functions_") && strings.EqualFold(s[:len("functions_")], "functions_") {
+		if i := strings.LastIndexByte(s, '_'); i > len("functions_") && i+1 < len(s) && strings.Trim(s[i+1:], "0123456789") == "" {
+			s = s[len("functions_"):i]
+		}
+	}
 	if i := strings.LastIndexByte(s, ':'); i > 0 {
 		digits := s[i+1:]
 		if digits != "" && strings.Trim(digits, "0123456789") == "" {

@@ -101,7 +101,7 @@ func recoverReply(in Input) Result {
 	ts := newToolset(in.Tools)
 	truncated := in.FinishReason == "length"
 	var res Result
-	in.Content = glmSecondOpener(minimaxNamespace(functionGemma(in.Content)), ts)
+	in.Content = glmSecondOpener(minimaxNamespace(minimaxAnglesLost(functionGemma(in.Content), ts)), ts)
 
 	for _, rc := range in.ToolCalls {
 		rc.Name = glmSecondOpener(rc.Name, ts)
