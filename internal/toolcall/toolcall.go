@@ -313,6 +313,10 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 	if unwrapped {
 		repairs = append(repairs, "the whole call was given as the arguments")
 	}
+	if inner, ok := unwrapArgWrapper(o, args); ok { // rule_serverargs.go
+		args = inner
+		repairs = append(repairs, "arguments unwrapped from a wrapper key")
+	}
 	out, more, reason := normalizeArgs(name, o, args, c.xml)
 	if reason != "" {
 		return nil, &Rejection{Name: c.name, Reason: reason}, false
@@ -461,6 +465,10 @@ func structuredCandidates(rc RawCall, ts *toolset) []candidate {
 		return []candidate{c}
 	}
 
+	if t, ok := harmonyArgTokens(text); ok { // rule_serverargs.go
+		text = t
+		c.notes = append(c.notes, "harmony tokens removed from the arguments")
+	}
 	if t, ok := argsFenceHeader(text); ok {
 		text = t
 		c.notes = append(c.notes, "json fence header removed from the arguments")
@@ -511,6 +519,18 @@ func structuredCandidates(rc RawCall, ts *toolset) []candidate {
 		if ok {
 			c.args, c.xml = args, true
 			c.notes = append(c.notes, "arguments read from XML markup")
+			return []candidate{c}
+		}
+	}
+	if m, ok := escapedObject(text); ok { // rule_serverargs.go
+		c.args = m
+		c.notes = append(c.notes, "escaped arguments decoded")
+		return []candidate{c}
+	}
+	if name := ts.resolve(c.name); name != "" && text[0] != '{' && text[0] != '[' {
+		if args, raw, ok := keywordArgs(text, ts.schema(name)); ok { // rule_serverargs.go
+			c.args, c.xml = args, raw
+			c.notes = append(c.notes, "arguments read as keywords")
 			return []candidate{c}
 		}
 	}
