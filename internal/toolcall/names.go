@@ -99,5 +99,5 @@ func (ts *toolset) resolve(raw string) string {
 	if d := repeatedName(s); d != "" {
 		return ts.resolve(d)
 	}
-	return ""
+	return ts.resolveRound7b(s) // rule_round7b.go
 }
