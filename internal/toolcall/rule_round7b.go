@@ -158,7 +158,11 @@ func (sc *scan) callingToolBracket(j int) (group, bool) {
 		return group{}, false
 	}
 	end := c + 2
-	if nl := strings.IndexByte(s[end:], '\n'); strings.TrimSpace(s[end:end+max(nl, 0)]) != "" || nl < 0 && strings.TrimSpace(s[end:]) != "" {
+	rest := s[end:]
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	if strings.TrimSpace(rest) != "" {
 		return group{}, false
 	}
 	cand := candidate{name: s[p:e], args: m, fromText: true, format: "Qwen3 [Calling tool: …] line", notes: r.notes}
