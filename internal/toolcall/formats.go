@@ -490,6 +490,8 @@ func (sc *scan) bracket(j int) (group, bool) {
 	switch {
 	case strings.HasPrefix(s[j:], "[TOOL_CALL]"):
 		return sc.minimaxToolCallBlock(j)
+	case strings.HasPrefix(s[j:], "[Calling tool:"):
+		return sc.callingToolBracket(j) // rule_round7b.go
 	case strings.HasPrefix(s[j:], "[TOOL_CALLS]"):
 		sc.sawOpener = true
 		p := skipSpace(s, j+len("[TOOL_CALLS]"))

@@ -118,7 +118,7 @@ func (ts *toolset) resolve(raw string) string {
 			return n
 		}
 	}
-	return ""
+	return ts.resolveRound7b(s) // rule_round7b.go
 }
 
 // foldedName matches a name spelled in another case convention (ReadFile,

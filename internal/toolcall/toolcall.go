@@ -542,6 +542,11 @@ func structuredCandidates(rc RawCall, ts *toolset) []candidate {
 		c.args = text
 		return []candidate{c}
 	}
+	if m, ok := resentPrefixArgs(text); ok { // rule_round7b.go
+		c.args = m
+		c.notes = append(c.notes, "arguments resent after a streamed prefix read once")
+		return []candidate{c}
+	}
 	return lenientArgs(c, text, ts)
 }
 
