@@ -365,8 +365,9 @@ type kv struct {
 // readParam reads one <parameter=…> (or <parameter name="…">) at s[p].
 func readParam(s string, p int) (kv, int, bool) {
 	q := p + 1
+	dsml := false
 	if d, ok := dsmlPrefix(s, q); ok {
-		q = d
+		q, dsml = d, true
 	}
 	if !strings.HasPrefix(strings.ToLower(s[q:min(len(s), q+9)]), "parameter") {
 		return kv{}, p, false
@@ -412,6 +413,9 @@ func readParam(s string, p int) (kv, int, bool) {
 	}
 	val := xmlValue(raw)
 	out := kv{k: key, v: val, json: isJSON}
+	if xmlNullValue(dsml, val) { // rule_round7c.go
+		out.v = nil
+	}
 	if isJSON {
 		if v, ok := decodeText(val); ok {
 			out.v = v

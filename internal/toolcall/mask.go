@@ -66,7 +66,7 @@ func reasoningRegions(s string) []region {
 	var out []region
 	if strings.Contains(s, "think>") || strings.Contains(s, "THINK>") || strings.Contains(s, "thinking>") || strings.Contains(s, "reasoning>") ||
 		strings.Contains(s, "Think>") || strings.Contains(s, "Thinking>") || strings.Contains(s, "Reasoning>") {
-		out = append(out, qwenToolCallEndsThink(s, pairRegions(s, thinkOpen(), thinkClose()))...) // rule_round5c.go
+		out = append(out, qwenThinkCallIsReply(s, qwenToolCallEndsThink(s, pairRegions(s, thinkOpen(), thinkClose())))...) // rule_round5c.go, rule_round7c.go
 	}
 	if strings.Contains(s, "THINK]") {
 		out = append(out, pairRegions(s, bracketOpen(), bracketClose())...)
