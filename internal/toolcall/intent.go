@@ -105,7 +105,7 @@ func notIntended(before, after string) bool {
 			return true
 		}
 	}
-	return notIntendedWide(before, after)
+	return notIntendedWide(before, after) || echoedText(before) // echoedText: rule_round7e.go
 }
 
 var (

@@ -82,7 +82,7 @@ func Recover(in Input) Result {
 	ts := newToolset(in.Tools)
 	truncated := in.FinishReason == "length"
 	var res Result
-	in.Content = glmSecondOpener(minimaxNamespace(functionGemma(in.Content)), ts)
+	in.Content = glmSecondOpener(minimaxNamespace(functionGemma(gemmaStrayChannel(in.Content))), ts) // gemmaStrayChannel: rule_round7e.go
 
 	for _, rc := range in.ToolCalls {
 		rc.Name = glmSecondOpener(rc.Name, ts)
@@ -117,6 +117,8 @@ func Recover(in Input) Result {
 		} else if c, ok := glmValueNoKey(in.Content, ts); ok { // rule_round5b.go
 			emit(&res, ts, c, truncated)
 		} else if c, ok := harmonyHeaderNoMessage(in.Content, ts); ok { // rule_round5b.go
+			emit(&res, ts, c, truncated)
+		} else if c, ok := flatCallObject(in.Content, ts); ok { // rule_round7e.go
 			emit(&res, ts, c, truncated)
 		}
 	}

@@ -11,7 +11,11 @@ import (
 // A harmony header with its tokens stripped ("commentary to=functions.NAME
 // json{…}") is read only at the start of the reply: opening a line under
 // prose it is pasted text (strippedHeaderAt, rule_harmony.go).
-var wholeReplyOnly = map[string]bool{"functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true}
+// Round 7e: a flattened {"name": TOOL, ARG: …} object is a call only as the
+// whole reply (cloudflare/ai#574), and Gemma's leaked <|channel> only at the
+// reply's start, where vLLM's gemma4 parser prepends it (rule_round7e.go).
+var wholeReplyOnly = map[string]bool{"functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
+	"gpt_oss-e003": true, "gemma-e003": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
