@@ -101,7 +101,7 @@ func recoverReply(in Input) Result {
 	ts := newToolset(in.Tools)
 	truncated := in.FinishReason == "length"
 	var res Result
-	in.Content = glmSecondOpener(minimaxNamespace(minimaxAnglesLost(functionGemma(in.Content), ts)), ts)
+	in.Content = glmSecondOpener(minimaxNamespace(minimaxAnglesLost(functionGemma(gemmaStrayChannel(in.Content)), ts)), ts) // gemmaStrayChannel: rule_round7e.go
 
 	for _, rc := range in.ToolCalls {
 		rc.Name = glmSecondOpener(rc.Name, ts)
@@ -136,6 +136,8 @@ func recoverReply(in Input) Result {
 		} else if c, ok := glmValueNoKey(in.Content, ts); ok { // rule_round5b.go
 			emit(&res, ts, c, truncated)
 		} else if c, ok := harmonyHeaderNoMessage(in.Content, ts); ok { // rule_round5b.go
+			emit(&res, ts, c, truncated)
+		} else if c, ok := flatCallObject(in.Content, ts); ok { // rule_round7e.go
 			emit(&res, ts, c, truncated)
 		}
 	}

@@ -14,7 +14,11 @@ import (
 // MiniMax markup whose '<' were all lost is read only as the whole reply
 // (minimaxAnglesLost, rule_minimaxangles.go): a detokenizer that lost them
 // lost those of a think block too.
-var wholeReplyOnly = map[string]bool{"minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true}
+// Round 7e: a flattened {"name": TOOL, ARG: …} object is a call only as the
+// whole reply (cloudflare/ai#574), and Gemma's leaked <|channel> only at the
+// reply's start, where vLLM's gemma4 parser prepends it (rule_round7e.go).
+var wholeReplyOnly = map[string]bool{"minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
+	"gpt_oss-e003": true, "gemma-e003": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
