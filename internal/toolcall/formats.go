@@ -52,6 +52,10 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 	}
 	switch r.fail {
 	case failNone:
+		if v, ok := callShapes(r.v, sc.ts, strong); ok { // rule_callshapes.go
+			r.v = v
+			r.notes = append(r.notes, "another client's call object read")
+		}
 		cs, ok := callsFrom(r.v, r.notes, format, strong)
 		if !ok {
 			if cs, ok := sc.genericEnvelope(q, r); ok {

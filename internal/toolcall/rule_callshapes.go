@@ -1,0 +1,148 @@
+package toolcall
+
+// callShapes is rule "other clients' call objects": the JSON a model writes
+// for a call when it was trained on another framework's format rather than
+// its own template's, read as {"name", "arguments"}:
+//
+//   - LangChain's JSON agents: {"action": NAME, "action_input": …} (the
+//     structured-chat agent's prompt) and {"tool": NAME, "tool_input": …}
+//     (its AgentAction);
+//   - {"tool": NAME, "arguments"|"parameters"|"args"|"input": …} and
+//     {"function": NAME, "arguments"|"parameters"|"args": …};
+//   - Anthropic's tool_use block, {"type": "tool_use", "id", "name", "input"};
+//   - one key holding the call: OpenAI's legacy {"function_call": {"name",
+//     "arguments"}}, Gemini's {"functionCall": {"name", "args"}},
+//     {"tool_call": {…}};
+//   - {"name": NAME, "args"|"input"|"tool_input"|"params"|"kwargs": …};
+//   - OpenAI's multi_tool_use items, {"recipient_name": "functions.NAME",
+//     "parameters": …};
+//   - inside call markup only, the tool's name as the one key, {NAME: {…}}
+//     (Apertus's element shape, written in a <tool_call> wrapper).
+//
+// Only an object made of exactly those keys (and an id or type) is read, so
+// a record that also holds a result or other data stays data. Outside call
+// markup only LangChain's two shapes are read, whose format is the reply
+// itself, and only for a declared tool: the others there are data, as
+// {"name", "args"} is (rule_envelopes.go). The rules that tell a shown call
+// from a made one apply to it as to any JSON call.
+func callShapes(v any, ts *toolset, strong bool) (any, bool) {
+	switch x := v.(type) {
+	case []any:
+		changed := false
+		out := make([]any, len(x))
+		for i, e := range x {
+			n, ok := callShapes(e, ts, strong)
+			out[i], changed = n, changed || ok
+		}
+		if !changed {
+			return v, false
+		}
+		return out, true
+	case map[string]any:
+		if strong && len(x) == 1 {
+			for k, a := range x {
+				if _, isObj := a.(map[string]any); isObj && ts.resolve(k) != "" {
+					return map[string]any{"name": k, "arguments": a}, true
+				}
+			}
+		}
+		name, args, ok := otherCallShape(x)
+		if !ok {
+			return v, false
+		}
+		if !strong && (ts.resolve(name) == "" || !langChainShape(x)) {
+			return v, false
+		}
+		return map[string]any{"name": name, "arguments": args}, true
+	}
+	return v, false
+}
+
+// shapeKeys are the name and argument keys of each shape callShapes reads.
+var shapeKeys = []struct {
+	name string
+	args []string
+}{
+	{"action", []string{"action_input"}},
+	{"tool", []string{"tool_input", "arguments", "parameters", "args", "input"}},
+	{"function", []string{"arguments", "parameters", "args"}},
+	{"recipient_name", []string{"parameters"}},
+	{"name", []string{"args", "input", "tool_input", "params", "kwargs"}},
+}
+
+func otherCallShape(m map[string]any) (string, any, bool) {
+	if _, ok := m["arguments"]; ok && m["name"] != nil {
+		return "", nil, false // the usual shape: callObject's
+	}
+	if len(m) == 1 {
+		for _, k := range []string{"function_call", "functionCall", "tool_call", "toolCall"} {
+			inner, ok := m[k].(map[string]any)
+			if !ok || len(inner) > 3 {
+				continue
+			}
+			name, _ := inner["name"].(string)
+			args, hasArgs := inner["arguments"]
+			if !hasArgs {
+				args, hasArgs = inner["args"]
+			}
+			if name != "" && hasArgs {
+				return name, args, true
+			}
+		}
+		return "", nil, false
+	}
+	if m["type"] == "tool_use" {
+		name, _ := m["name"].(string)
+		args, ok := m["input"]
+		if name == "" || !ok || !onlyKeys(m, "type", "id", "name", "input") {
+			return "", nil, false
+		}
+		return name, args, true
+	}
+	for _, sh := range shapeKeys {
+		name, ok := m[sh.name].(string)
+		if !ok || name == "" {
+			continue
+		}
+		for _, ak := range sh.args {
+			args, ok := m[ak]
+			if !ok || !onlyKeys(m, sh.name, ak, "id", "type") {
+				continue
+			}
+			switch args.(type) {
+			case map[string]any, string:
+			default:
+				continue
+			}
+			if sh.name == "recipient_name" {
+				name = cleanName(name)
+			}
+			return name, args, true
+		}
+	}
+	return "", nil, false
+}
+
+// onlyKeys reports whether every key of m is one of keys.
+func onlyKeys(m map[string]any, keys ...string) bool {
+	for k := range m {
+		found := false
+		for _, w := range keys {
+			if k == w {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// langChainShape: {"action", "action_input"} or {"tool", "tool_input"}.
+func langChainShape(m map[string]any) bool {
+	_, a := m["action_input"]
+	_, t := m["tool_input"]
+	return a && m["action"] != nil || t && m["tool"] != nil
+}
