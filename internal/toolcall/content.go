@@ -173,11 +173,18 @@ func (sc *scan) at(j int) (group, bool) {
 	case '(':
 		return sc.pyOwnLine(j)
 	}
-	if j > 0 && (isIdent(s[j-1]) || s[j-1] == '.') {
+	if j > 0 && (isIdent(s[j-1]) || s[j-1] == '.') && !(s[j-1] == '.' && strings.HasPrefix(s[j:], "to=functions.") && strippedHarmonyReply(s)) {
+		// (A stripped harmony header glued to the end of the analysis
+		// message before it, "…first.to=functions.NAME", is read:
+		// strippedHeaderAt.)
 		return group{}, false
 	}
 	switch {
 	case strings.HasPrefix(s[j:], "to=functions."):
+		return sc.strippedHarmony(j)
+	case strings.HasPrefix(s[j:], "to=") && sc.declaredAt(j+len("to=")):
+		// gpt-oss also addresses a tool without the functions. namespace
+		// (to=read_file); the header words around it still decide.
 		return sc.strippedHarmony(j)
 	case strings.HasPrefix(s[j:], "functools"):
 		p := skipSpace(s, j+len("functools"))
@@ -592,4 +599,19 @@ func tidy(t string) string {
 	}
 	t = blankLinesRe().ReplaceAllString(b.String(), "\n\n")
 	return strings.TrimSpace(t)
+}
+
+// declaredAt reports whether the identifier at s[p] names a declared tool
+// (a content type or channel glued to it cut off).
+func (sc *scan) declaredAt(p int) bool {
+	s := sc.s
+	e := p
+	for e < len(s) && (isIdent(s[e]) || s[e] == '-') {
+		e++
+	}
+	if e == p {
+		return false
+	}
+	name := s[p:e]
+	return sc.ts.resolve(name) != "" || gluedContentType(sc.ts, name) > 0
 }

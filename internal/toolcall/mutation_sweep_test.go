@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,43 @@ var nextTurn = []string{
 	"<｜end▁of▁sentence｜><｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>{\"output\": \"ok\"}<｜tool▁output▁end｜><｜tool▁outputs▁end｜>Done.",
 	"</s>[TOOL_RESULTS]{\"content\": \"ok\"}[/TOOL_RESULTS]Done.",
 	"<end_of_turn>\n<start_of_turn>user\n```tool_output\nok\n```<end_of_turn>\n<start_of_turn>model\nDone.",
+}
+
+// harmonyToken is one of gpt-oss's special tokens (<|channel|>, <|message|>…).
+var harmonyToken = regexp.MustCompile(`<\|[a-z_]+\|>`)
+
+// strippedRawBody are harmony cases whose call body is raw text (a shell
+// command, a quoted JSON string): with the tokens gone nothing marks where
+// it begins, so they are not read stripped.
+var strippedRawBody = map[string]bool{"gpt_oss-007": true, "gpt_oss-w009": true, "gpt_oss-e004": true, "gpt_oss-s001": true,
+	"negative_file-w005": true, // a write_file whose content holds harmony: stripping changes the expected content
+}
+
+// TestHarmonyStripped checks gpt-oss's replies with their special tokens
+// removed, as servers that treat them as text to hide do: the calls are
+// still read from what is left of the headers, no negative runs, and a
+// reject runs nothing (its correction may be lost with the markup).
+func TestHarmonyStripped(t *testing.T) {
+	n, changed := 0, 0
+	for _, c := range loadCorpus(t) {
+		if c.Content == nil || len(c.ToolCalls) > 0 || c.FinishReason == "length" || !strings.Contains(*c.Content, "<|channel|>") {
+			continue
+		}
+		if strippedRawBody[c.ID] || !scoreCase(t, c).ok {
+			continue
+		}
+		text := harmonyToken.ReplaceAllString(*c.Content, "")
+		vc := c
+		vc.Content = &text
+		n++
+		o := scoreCase(t, vc)
+		if c.Kind == "reject" && o.runs == 0 {
+			continue
+		}
+		if !o.ok {
+			changed++
+			t.Errorf("%s %s stripped: %s\n%q", c.File, c.ID, o.why, text)
+		}
+	}
+	t.Logf("%d stripped harmony replies, %d changed their outcome", n, changed)
 }

@@ -40,7 +40,10 @@ func harmonyRoleRecipient(s string, pos, hs int) int {
 
 // harmonyContentTypes are the content types gpt-oss writes in a header
 // (<|constrain|>json, and "code" for its code tools).
-var harmonyContentTypes = []string{"json", "code"}
+// With the tokens stripped, the channel that follows the recipient
+// (to=functions.NAME<|channel|>commentary, the recipient-first header order
+// of openai/harmony's format.md) is glued to it the same way.
+var harmonyContentTypes = []string{"json", "code", "commentary", "analysis"}
 
 // gluedContentType (rule "harmony content type glued to the recipient"):
 // models emit to=functions.NAMEjson with no space before the content type
@@ -52,6 +55,13 @@ func gluedContentType(ts *toolset, name string) int {
 	}
 	low := strings.ToLower(name)
 	for _, t := range harmonyContentTypes {
+		if len(low) > len(t) && strings.HasSuffix(low, t) && ts.resolve(name[:len(name)-len(t)]) != "" {
+			return len(t)
+		}
+	}
+	// Channel and content type both glued, tokens stripped:
+	// to=functions.NAMEcommentaryjson.
+	for _, t := range []string{"commentaryjson", "analysisjson", "commentarycode", "analysiscode"} {
 		if len(low) > len(t) && strings.HasSuffix(low, t) && ts.resolve(name[:len(name)-len(t)]) != "" {
 			return len(t)
 		}
@@ -74,15 +84,25 @@ func skipContentType(s string, q int) int {
 	if strings.HasPrefix(s[q:], "<|constrain|>") {
 		q = skipSpace(s, q+len("<|constrain|>"))
 	}
-	e := q
-	for e < len(s) && e-q <= 12 && s[e] >= 'a' && s[e] <= 'z' {
-		e++
-	}
-	if e > q {
+	// With the tokens stripped, the channel may stand between the
+	// recipient and the content type: "to=functions.NAME commentary json{".
+	for range 2 {
+		e := q
+		for e < len(s) && e-q <= 12 && s[e] >= 'a' && s[e] <= 'z' {
+			e++
+		}
+		if e == q {
+			break
+		}
 		r := skipSpace(s, e)
 		if r < len(s) && (s[r] == '{' || strings.HasPrefix(s[r:], "<|message|>")) {
 			q = r
+			break
 		}
+		if w := s[q:e]; w != "commentary" && w != "analysis" {
+			break
+		}
+		q = r
 	}
 	if strings.HasPrefix(s[q:], "<|message|>") {
 		q = skipSpace(s, q+len("<|message|>"))
@@ -100,6 +120,12 @@ func strippedHeaderAt(s string, j int) bool {
 		k--
 	}
 	if k == 0 || s[k-1] == '>' {
+		return true
+	}
+	// The header glued to the end of the analysis message before it
+	// ("…first.to=functions.read_file…": <|end|><|start|>assistant
+	// stripped), in a reply that opens with its header.
+	if k == j && strings.IndexByte(".!?", s[k-1]) >= 0 && strippedHarmonyReply(s) {
 		return true
 	}
 	if s[k-1] == '\n' {
