@@ -541,7 +541,7 @@ func (sc *scan) bracket(j int) (group, bool) {
 // mistralArgs reads NAME [CALL_ID]id [ARGS]{…} with the name at s[ns:ne].
 func (sc *scan) mistralArgs(start, ns, ne int) (group, bool) {
 	s := sc.s
-	q := ne
+	q := devstralSpacedArgs(s, ne) // rule_round8j.go
 	if strings.HasPrefix(s[q:], "[CALL_ID]") {
 		q += len("[CALL_ID]")
 		for q < len(s) && s[q] != '[' && s[q] != '{' && s[q] != '\n' {

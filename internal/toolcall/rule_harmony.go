@@ -72,6 +72,9 @@ func gluedContentType(ts *toolset, name string) int {
 // harmonyRecipient is the tool a harmony message is addressed to, with the
 // repair made to read it.
 func harmonyRecipient(ts *toolset, r string) (string, []string) {
+	if n := harmonyNamespacedRecipient(ts, r); n != "" { // rule_round8j.go
+		return n, []string{"recipient " + r + " read as " + n}
+	}
 	if n := gluedContentType(ts, r); n > 0 {
 		return r[:len(r)-n], []string{"content type " + r[len(r)-n:] + " glued to the recipient"}
 	}

@@ -82,7 +82,7 @@ func Recover(in Input) Result {
 	// The reply is read as if the server had treated the model's turn
 	// tokens as special (turnframe.go).
 	bare := in
-	bare.Content = trimTurnFrame(in.Content)
+	bare.Content = trimTurnFrame(devstralEmptyArgs(in.Content)) // devstralEmptyArgs: rule_round8j.go
 	res := recoverReply(bare)
 	if own, rest, ok := cutMadeUpTurns(bare.Content); ok {
 		cut := bare
