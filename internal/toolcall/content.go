@@ -606,12 +606,15 @@ func tidy(t string) string {
 func (sc *scan) declaredAt(p int) bool {
 	s := sc.s
 	e := p
-	for e < len(s) && (isIdent(s[e]) || s[e] == '-') {
+	for e < len(s) && (isIdent(s[e]) || s[e] == '-' || s[e] == '.') {
 		e++
 	}
 	if e == p {
 		return false
 	}
 	name := s[p:e]
-	return sc.ts.resolve(name) != "" || gluedContentType(sc.ts, name) > 0
+	if cut := strippedTypeCut(sc.ts, name); cut > 0 {
+		name = name[:len(name)-cut]
+	}
+	return sc.ts.resolve(name) != "" || harmonyNamespacedRecipient(sc.ts, name) != ""
 }

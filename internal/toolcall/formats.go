@@ -426,12 +426,30 @@ func (sc *scan) strippedHarmony(j int) (group, bool) {
 		e++
 	}
 	q := skipContentType(s, skipSpace(s, e))
-	e -= gluedContentType(sc.ts, s[p:e])
+	e -= strippedTypeCut(sc.ts, s[p:e])
+	if n := harmonyNamespacedRecipient(sc.ts, s[p:e]); n != "" { // rule_round8j.go
+		p = e - len(n)
+	}
 	if q >= len(s) || s[q] != '{' {
 		return group{}, false
 	}
 	sc.sawOpener = true
 	return sc.nameThenJSON(j, p, e, q, "harmony without its tokens")
+}
+
+// strippedTypeCut is gluedContentType for a stripped recipient, also in a
+// nested namespace (to=api.fs.read_filejson).
+func strippedTypeCut(ts *toolset, name string) int {
+	if n := gluedContentType(ts, name); n > 0 || strings.Count(name, ".") < 2 {
+		return n
+	}
+	low := strings.ToLower(name)
+	for _, t := range harmonyContentTypes {
+		if len(low) > len(t) && strings.HasSuffix(low, t) && harmonyNamespacedRecipient(ts, name[:len(name)-len(t)]) != "" {
+			return len(t)
+		}
+	}
+	return 0
 }
 
 // strippedKimi reads functions.NAME:0 followed by JSON arguments.
