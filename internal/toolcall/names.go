@@ -91,7 +91,7 @@ func (ts *toolset) resolve(raw string) string {
 	}
 	s := cleanName(raw)
 	if s == "" {
-		return ""
+		return ts.nameInMarkup(raw)
 	}
 	if _, ok := ts.raw[s]; ok {
 		return s
@@ -118,7 +118,36 @@ func (ts *toolset) resolve(raw string) string {
 			return n
 		}
 	}
-	return ts.resolveRound7b(s) // rule_round7b.go
+	if n := ts.resolveRound7b(s); n != "" { // rule_round7b.go
+		return n
+	}
+	return ts.nameInMarkup(raw)
+}
+
+// nameInMarkup reads a name field that a server filled with the markup
+// around the name (<|tool_call_begin|>read_file, <function=read_file>,
+// assistant<|channel|>commentary to=functions.read_file, [read_file],
+// functions::read_file, read_file@0): when the field holds punctuation and
+// exactly one of its words is a declared tool's name, that is the tool.
+// A field of plain words (read_file_tool, mcp_read_file) is not read: only
+// markup around a name, never a longer name, is taken off.
+func (ts *toolset) nameInMarkup(raw string) string {
+	if !strings.ContainsAny(raw, "<>|[]{}()=:@.`\"' \t\n") {
+		return ""
+	}
+	found := ""
+	for _, w := range strings.FieldsFunc(raw, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if _, ok := ts.raw[w]; !ok {
+			continue
+		}
+		if found != "" && found != w {
+			return "" // two tools named: no guess
+		}
+		found = w
+	}
+	return found
 }
 
 // foldedName matches a name spelled in another case convention (ReadFile,

@@ -7,10 +7,12 @@ import "testing"
 // less certain stays a correction naming the tools.
 func TestNameSpellings(t *testing.T) {
 	const args = `{"path":"a.go"}`
-	for _, name := range []string{"ReadFile", "readFile", "read-file", "READ_FILE", "Read_File", "default_api.read_file", "tools.read_file", "default_api.ReadFile"} {
+	for _, name := range []string{"ReadFile", "readFile", "read-file", "READ_FILE", "Read_File", "default_api.read_file", "tools.read_file", "default_api.ReadFile",
+		// markup a server left around the name
+		"<|tool_call_begin|>read_file", "<function=read_file>", "assistant<|channel|>commentary to=functions.read_file", "[read_file]", "functions::read_file", "read_file@0", "a.b.read_file"} {
 		checkCalls(t, name, recoverCall(t, name, args), call{"read_file", args})
 	}
-	for _, name := range []string{"read_files", "a.b.read_file", "readFile2", "read.file", "default_api."} {
+	for _, name := range []string{"read_files", "read_file_tool", "mcp_read_file", "<function=read_file><function=bash>", "readFile2", "read.file", "default_api."} {
 		res := recoverCall(t, name, args)
 		if len(res.Calls) != 0 || len(res.Rejections) != 1 {
 			t.Errorf("%s: calls %+v rejections %+v, want one correction", name, res.Calls, res.Rejections)
