@@ -283,6 +283,11 @@ func TestCorpus(t *testing.T) {
 	for _, o := range outs {
 		if !o.ok {
 			t.Logf("FAIL %s %s (%s, %v): %s", o.c.File, o.c.ID, o.c.Kind, o.c.Breakage, o.why)
+			if _, known := knownMisses[o.c.ID]; !known {
+				t.Errorf("%s %s is a new miss: %s", o.c.File, o.c.ID, o.why)
+			}
+		} else if why, known := knownMisses[o.c.ID]; known {
+			t.Errorf("%s %s is listed as a known miss (%s) but passes: take it off the list", o.c.File, o.c.ID, why)
 		}
 		wrongRuns += o.runs
 		if o.c.Kind != "negative" {
@@ -316,6 +321,18 @@ func TestCorpus(t *testing.T) {
 	if rate < corpusFloorPercent {
 		t.Errorf("recovered or corrected %.1f%% of the call and reject cases, below the floor of %.0f%%", rate, corpusFloorPercent)
 	}
+}
+
+// knownMisses are the cases mm does not get right, each with why it is left
+// (its note says more): any other failure is a regression, and a case that
+// starts to pass must leave the list, so that the floor below never hides
+// a case lost to a new rule.
+var knownMisses = map[string]string{
+	"cline_xml-x009":       "an undeclared todo tool as nested XML tags: telling it from an XML answer needs a guess",
+	"kimi_k2-n004":         "Kimi K3 markup, one reply, its two sources spell the tokens differently",
+	"structured_args-b016": "google:tool:shell:index:0: the bare word shell is never guessed to be bash",
+	"structured_args-b017": "a tool word glued to an opaque MCP id: only a suffix match would read it",
+	"bare_json-f003":       "{\"function\": NAME, \"arguments\"} outside an envelope is data (round 3a)",
 }
 
 // TestCorpusProvenance checks that every case says where it comes from

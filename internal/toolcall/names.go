@@ -91,7 +91,7 @@ func (ts *toolset) resolve(raw string) string {
 	}
 	s := cleanName(raw)
 	if s == "" {
-		return ts.nameInMarkup(raw)
+		return ""
 	}
 	if _, ok := ts.raw[s]; ok {
 		return s
@@ -118,13 +118,10 @@ func (ts *toolset) resolve(raw string) string {
 			return n
 		}
 	}
-	if n := ts.resolveRound7b(s); n != "" { // rule_round7b.go
-		return n
-	}
-	return ts.nameInMarkup(raw)
+	return ts.resolveRound7b(s) // rule_round7b.go
 }
 
-// nameInMarkup reads a name field that a server filled with the markup
+// nameInMarkup (server calls only: structuredCandidates) reads a name field that a server filled with the markup
 // around the name (<|tool_call_begin|>read_file, <function=read_file>,
 // assistant<|channel|>commentary to=functions.read_file, [read_file],
 // functions::read_file, read_file@0): when the field holds punctuation and
@@ -194,4 +191,22 @@ func isIdentWord(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// serverAliases are names mapped only when a server returned them as a
+// call's name, never in the text: fetch is the reference MCP fetch server's
+// tool (url) and Zed's, WebFetch Claude Code's; in the text fetch( is code.
+var serverAliases = map[string]string{"fetch": "fetch_content", "webfetch": "fetch_content", "web_fetch": "fetch_content"}
+
+// serverAlias maps a server call's name through serverAliases, to a
+// declared tool only.
+func (ts *toolset) serverAlias(raw string) string {
+	target, ok := serverAliases[strings.ToLower(strings.TrimSpace(raw))]
+	if !ok {
+		return ""
+	}
+	if _, declared := ts.raw[target]; !declared {
+		return ""
+	}
+	return target
 }

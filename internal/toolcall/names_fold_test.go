@@ -24,4 +24,11 @@ func TestNameSpellings(t *testing.T) {
 	if len(res.Calls) != 0 {
 		t.Errorf("ambiguous ReadFile ran %+v", res.Calls)
 	}
+	// Server-only aliases: fetch from a server call, never from the text.
+	checkCalls(t, "server fetch", recoverCall(t, "fetch", `{"url":"https://example.com"}`), call{"fetch_content", `{"url":"https://example.com"}`})
+	wantText(t, "fetch( in the text", recoverText(t, "Use fetch(url) in the browser:\n\nfetch(\"https://example.com\")"))
+	only := Recover(Input{ToolCalls: []RawCall{{ID: "1", Name: "fetch", Arguments: `{"url":"https://example.com"}`}}, FinishReason: "tool_calls", Tools: toolsFor(t, "bash")})
+	if len(only.Calls) != 0 {
+		t.Errorf("fetch without fetch_content declared ran %+v", only.Calls)
+	}
 }

@@ -443,6 +443,14 @@ func canonical(raw json.RawMessage) string {
 func structuredCandidates(rc RawCall, ts *toolset) []candidate {
 	c := candidate{id: rc.ID, name: rc.Name}
 	text := strings.TrimSpace(rc.Arguments)
+	if ts.resolve(rc.Name) == "" && !strings.Contains(rc.Name, "<arg_key>") {
+		if n := ts.nameInMarkup(rc.Name); n != "" { // names.go
+			c.name = n
+			c.notes = append(c.notes, "name read from the markup around it")
+		} else if n := ts.serverAlias(rc.Name); n != "" { // names.go
+			c.name = n
+		}
+	}
 
 	// GLM's arguments glued to the name: read<arg_key>filePath</arg_key>…
 	if i := strings.Index(rc.Name, "<arg_key>"); i >= 0 {
