@@ -105,7 +105,7 @@ func notIntended(before, after string) bool {
 			return true
 		}
 	}
-	return notIntendedWide(before, after) || notIntendedRound7b(before) || echoedText(before) // rule_round7b.go; echoedText: rule_round7e.go
+	return notIntendedWide(before, after) || notIntendedRound7b(before) || echoedText(before) || quotesReport(before) // rule_round7b.go; echoedText: rule_round7e.go; quotesReport: rule_round8g.go
 }
 
 var (
