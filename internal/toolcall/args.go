@@ -488,6 +488,10 @@ func (n *normalizer) coerce(p propSchema, name string, v any, xml bool) (any, bo
 		case string:
 			if xml && !verbatimArgs[name] {
 				x = strings.TrimSpace(x)
+				if s, ok := xmlJSONString(x); ok { // rule_round8g.go
+					n.note(name + " JSON string literal decoded")
+					x = s
+				}
 			}
 			// A command written as an argv list encoded in a string is
 			// not a shell command; it is the list.

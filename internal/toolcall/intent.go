@@ -105,7 +105,9 @@ func notIntended(before, after string) bool {
 			return true
 		}
 	}
-	return notIntendedWide(before, after) || notIntendedRound7b(before) || echoedText(before) || demonstrationLead(before) || notIntendedRound8f(before) // rule_round7b.go; echoedText: rule_round7e.go; demonstrationLead: rule_demonstration.go; rule_round8f.go
+	// rule_round7b.go; echoedText: rule_round7e.go; demonstrationLead:
+	// rule_demonstration.go; rule_round8f.go; quotesReport: rule_round8g.go.
+	return notIntendedWide(before, after) || notIntendedRound7b(before) || echoedText(before) || demonstrationLead(before) || notIntendedRound8f(before) || quotesReport(before)
 }
 
 var (

@@ -262,6 +262,10 @@ func (p *lenient) bare() any {
 		p.setFail(failEOF, "the text ends inside an unquoted value")
 		return nil
 	}
+	if halfQuotedBare(v) { // rule_round8g.go
+		p.setFail(failSyntax, "a string value lost its opening quote")
+		return nil
+	}
 	p.note("unquoted value")
 	return v
 }

@@ -127,7 +127,7 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content)) {
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content)) { // m3ElementsOpenerLost: rule_round8g.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -265,7 +265,7 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 		}
 		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("%s: the value of %s is not quoted and runs over several lines, so where it ends cannot be known; it was not run — send it as a quoted JSON string", name, key)}, false
 	case failSyntax:
-		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call could not be read (%s); it was not run — send them as one JSON object", name, echoText(c.msg))}, false
+		return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call could not be read (%s); it was not run — send them as one JSON object with %s", name, echoText(c.msg), argList(ts.schema(name)))}, false
 	}
 
 	var repairs []string
@@ -288,6 +288,11 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 		if m, ok := quotedObject(strings.TrimSpace(a)); ok {
 			args = m
 			repairs = append(repairs, "quotes around the JSON object removed")
+			break
+		}
+		if m, ok := encodedObject(strings.TrimSpace(a)); ok { // rule_round8g.go
+			args = m
+			repairs = append(repairs, "JSON-encoded arguments decoded")
 			break
 		}
 		if m, ok := paramTags(a, o); ok {
