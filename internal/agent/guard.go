@@ -56,6 +56,7 @@ type textGuard struct {
 	// (0 none, 1 after "{" and blanks, 2 inside `"name"` with k bytes
 	// matched, 3 after `"name"` and blanks), brace the "{" in buf.
 	st, k, brace int
+	key          int // which of bareCallKeys state 2 matches, -1 before its first letter
 	// nb is the end of the last byte of buf that is not a blank.
 	nb int
 	// before caches lastShowable: the end of the last non-blank byte of
@@ -71,23 +72,36 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 // isSpace is RE2's \s, between the parts of a bare call.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
+// bareCallKeys open a bare JSON call: the usual {"name": …}, and
+// LangChain's {"action": …} and {"tool": …} that the recovery layer also
+// reads (internal/toolcall rule_callshapes.go). Their second bytes differ,
+// so the one being matched is known after it.
+var bareCallKeys = []string{`"name"`, `"action"`, `"tool"`}
+
 // step feeds one byte at index at of buf to the bare-call matcher and
-// reports a whole `{"name":` (starting at g.brace).
+// reports a whole `{"name":` (or another of bareCallKeys, starting at
+// g.brace).
 func (g *textGuard) step(c byte, at int) bool {
-	const name = `"name"`
 	switch g.st {
 	case 1:
 		if isSpace(c) {
 			return false
 		}
 		if c == '"' {
-			g.st, g.k = 2, 1
+			g.st, g.k, g.key = 2, 1, -1
 			return false
 		}
 	case 2:
-		if c == name[g.k] {
+		if g.key < 0 {
+			for i, k := range bareCallKeys {
+				if k[1] == c {
+					g.key = i
+				}
+			}
+		}
+		if g.key >= 0 && c == bareCallKeys[g.key][g.k] {
 			g.k++
-			if g.k == len(name) {
+			if g.k == len(bareCallKeys[g.key]) {
 				g.st = 3
 			}
 			return false

@@ -48,6 +48,9 @@ func TestGuardHoldsCallMarkup(t *testing.T) {
 		{"<|START_ACTION|>[{\"tool_name\": \"bash\", \"parameters\": {\"command\": \"ls\"}}]<|END_ACTION|>", "", "", ""},
 		{"<|tools_prefix|>[{\"read_file\": {\"path\": \"go.mod\"}}]<|tools_suffix|>", "", "", ""},
 		{"[TOOL_CALL]\n{tool => \"bash\", args => {\n  --command \"ls\"\n}}\n[/TOOL_CALL]", "", "", ""},
+		// LangChain's JSON agents' objects (rule_callshapes.go).
+		{"Checking.\n{\"action\": \"bash\", \"action_input\": \"ls\"}", "Checking.", "Checking.", ""},
+		{"{\"tool\": \"read_file\", \"tool_input\": {\"path\": \"a.go\"}}", "", "", ""},
 	} {
 		for _, n := range []int{1, 4, 1000} {
 			g := &textGuard{}
