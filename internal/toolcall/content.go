@@ -251,6 +251,9 @@ func (sc *scan) tag(j int, t xtag) (group, bool) {
 	if g, ok := sc.namedWrapper(j, t); ok {
 		return g, true
 	}
+	if g, ok := sc.cherryToolUse(j, t); ok { // rule_round9o.go
+		return g, true
+	}
 	if wrapperTags[t.name] {
 		sc.sawOpener = true
 		return sc.wrapped(j, t.end, t.name == "tool_call")

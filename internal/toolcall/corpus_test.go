@@ -333,6 +333,7 @@ var knownMisses = map[string]string{
 	"structured_args-b016": "google:tool:shell:index:0: the bare word shell is never guessed to be bash",
 	"structured_args-b017": "a tool word glued to an opaque MCP id: only a suffix match would read it",
 	"bare_json-f003":       "{\"function\": NAME, \"arguments\"} outside an envelope is data (round 3a)",
+	"bare_json-o004":       "{\"function\": {name, arguments}} outside call markup: round 4a corrects a written tool_calls element, running this part of one would contradict it",
 }
 
 // TestCorpusProvenance checks that every case says where it comes from

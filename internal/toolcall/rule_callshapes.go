@@ -50,7 +50,7 @@ func callShapes(v any, ts *toolset, strong bool) (any, bool) {
 		if !ok {
 			return v, false
 		}
-		if !strong && (ts.resolve(name) == "" || !langChainShape(x)) {
+		if !strong && (ts.resolve(name) == "" || !(langChainShape(x) || smolagentsShape(x))) { // smolagentsShape: rule_round9o.go
 			return v, false
 		}
 		return map[string]any{"name": name, "arguments": args}, true
@@ -68,6 +68,7 @@ var shapeKeys = []struct {
 	{"function", []string{"arguments", "parameters", "args"}},
 	{"recipient_name", []string{"parameters"}},
 	{"name", []string{"args", "input", "tool_input", "params", "kwargs"}},
+	{"tool_name", []string{"tool_arguments", "tool_args"}}, // rule_round9o.go
 }
 
 func otherCallShape(m map[string]any) (string, any, bool) {
