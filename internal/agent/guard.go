@@ -28,7 +28,7 @@ var callMarkers = []string{
 	// is never held for a common word (a bare name line or a pythonic list
 	// cannot be told from prose while it streams; it is shown as it comes).
 	"<start_function_call>", "[TOOL_CALL]", "<|START_ACTION|>", "<|tools_prefix|>",
-	"]<]minimax[>[", "<minimax:", "<seed:tool_call", "<TOOLCALL>",
+	"]<]minimax[>[", "<minimax:", "<seed:tool_call", "<TOOLCALL>", "<tool_use>",
 }
 
 // maxMarker is the length of the longest call marker.
@@ -56,7 +56,7 @@ type textGuard struct {
 	// (0 none, 1 after "{" and blanks, 2 inside `"name"` with k bytes
 	// matched, 3 after `"name"` and blanks), brace the "{" in buf.
 	st, k, brace int
-	key          int // which of bareCallKeys state 2 matches, -1 before its first letter
+	keys         uint8 // the bareCallKeys state 2 still matches
 	// nb is the end of the last byte of buf that is not a blank.
 	nb int
 	// before caches lastShowable: the end of the last non-blank byte of
@@ -72,11 +72,11 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 // isSpace is RE2's \s, between the parts of a bare call.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
-// bareCallKeys open a bare JSON call: the usual {"name": …}, and
-// LangChain's {"action": …} and {"tool": …} that the recovery layer also
-// reads (internal/toolcall rule_callshapes.go). Their second bytes differ,
-// so the one being matched is known after it.
-var bareCallKeys = []string{`"name"`, `"action"`, `"tool"`}
+// bareCallKeys open a bare JSON call: the usual {"name": …}, LangChain's
+// {"action": …} and {"tool": …}, smolagents' and Command R's
+// {"tool_name": …}, which the recovery layer also reads (internal/toolcall
+// rule_callshapes.go, rule_round9o.go).
+var bareCallKeys = []string{`"name"`, `"action"`, `"tool"`, `"tool_name"`}
 
 // step feeds one byte at index at of buf to the bare-call matcher and
 // reports a whole `{"name":` (or another of bareCallKeys, starting at
@@ -88,20 +88,23 @@ func (g *textGuard) step(c byte, at int) bool {
 			return false
 		}
 		if c == '"' {
-			g.st, g.k, g.key = 2, 1, -1
+			g.st, g.k, g.keys = 2, 1, 1<<len(bareCallKeys)-1
 			return false
 		}
 	case 2:
-		if g.key < 0 {
-			for i, k := range bareCallKeys {
-				if k[1] == c {
-					g.key = i
-				}
+		// keys is the set of bareCallKeys still matching after k bytes.
+		var left uint8
+		done := false
+		for i, key := range bareCallKeys {
+			if g.keys&(1<<i) != 0 && g.k < len(key) && key[g.k] == c {
+				left |= 1 << i
+				done = done || g.k+1 == len(key)
 			}
 		}
-		if g.key >= 0 && c == bareCallKeys[g.key][g.k] {
+		if left != 0 {
 			g.k++
-			if g.k == len(bareCallKeys[g.key]) {
+			g.keys = left
+			if done {
 				g.st = 3
 			}
 			return false

@@ -16,7 +16,7 @@ type refGuard struct {
 	held  bool
 }
 
-var refBareCall = regexp.MustCompile(`\{\s*"(name|action|tool)"\s*:`)
+var refBareCall = regexp.MustCompile(`\{\s*"(name|action|tool|tool_name)"\s*:`)
 
 func refMarkerIndex(s string) int {
 	first := -1
@@ -45,7 +45,7 @@ func refPartial(s string) int {
 			if rest == "" {
 				return len(tail)
 			}
-			for _, k := range []string{`"name"`, `"action"`, `"tool"`} {
+			for _, k := range bareCallKeys {
 				if strings.HasPrefix(k, rest) || strings.HasPrefix(rest, k) && strings.TrimSpace(rest[len(k):]) == "" {
 					return len(tail)
 				}
@@ -81,7 +81,7 @@ func (g *refGuard) add(piece string) string {
 // blanks, cut at random: the guard shows what the old one showed.
 func TestGuardMatchesReference(t *testing.T) {
 	words := []string{"<tool_call>", "<tool", "_call", "<", "[TOOL_CALLS]", "[TOOL", "```json", "```", "`", "f", "functools[",
-		"{", "}", `"name"`, `"na`, `me"`, `"action"`, `"act`, `"tool"`, `"to`, ":", " ", "  ", "\n", "\t", "abc", "x", "<|python_tag|>", "<|", "<｜tool", "｜", "é", "[", "<div>"}
+		"{", "}", `"name"`, `"na`, `me"`, `"action"`, `"act`, `"tool"`, `"to`, `"tool_name"`, `_name"`, ":", " ", "  ", "\n", "\t", "abc", "x", "<|python_tag|>", "<|", "<｜tool", "｜", "é", "[", "<div>"}
 	// The old guard let a "{" go once 16 bytes had followed it; the new one
 	// holds it while only blanks follow. Answers with such a run differ on
 	// purpose and are left out.
