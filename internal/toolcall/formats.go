@@ -46,6 +46,11 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 		return group{}, false
 	}
 	r := readValue(s, q, false)
+	if r.fail != failNone {
+		if r2, ok := quotedArgumentsObject(s, q); ok { // rule_round9l.go
+			r = r2
+		}
+	}
 	format := "JSON in the text"
 	if strong {
 		format = "JSON in call markup"
@@ -616,6 +621,15 @@ loop:
 				}
 				p = next
 				continue
+			}
+			if t.name == "function" && t.eq == "" {
+				if k, v, next, ok := readMiniCPMParam(s, p); ok { // rule_round9l.go
+					if _, dup := args[k]; !dup {
+						args[k] = v
+					}
+					p = next
+					continue
+				}
 			}
 			if t.name == "invoke" {
 				if k, v, next, ok := readKeyElement(s, p); ok { // rule_minimaxm3.go
