@@ -294,7 +294,7 @@ func (n *normalizer) object(o *objSchema, args map[string]any, xml, top bool) ma
 		out[name] = cv
 	}
 	for _, r := range o.required {
-		if _, ok := out[r]; !ok {
+		if v, ok := out[r]; !ok || top && emptyNamingArg(r, v) { // emptyNamingArg: rule_round9v.go
 			if top {
 				n.fail(fmt.Sprintf("%s needs the argument %s (%s); it was not run", n.tool, r, article(o.props[r].typ)))
 			} else {

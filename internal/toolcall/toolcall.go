@@ -581,6 +581,7 @@ func lenientArgs(c candidate, text string, ts *toolset) []candidate {
 	}
 	objs = append(objs, first)
 	notes := append([]string(nil), r.notes...)
+	var extra []candidate
 	pos := r.end
 	for {
 		rest := strings.TrimLeft(text[pos:], " \t\r\n,;")
@@ -588,6 +589,11 @@ func lenientArgs(c candidate, text string, ts *toolset) []candidate {
 			break
 		}
 		if rest[0] != '{' {
+			if more, ok := trailingHermesCalls(rest, ts); ok { // rule_round9v.go
+				extra = more
+				notes = append(notes, "a Hermes call after the arguments read as the next call")
+				break
+			}
 			notes = append(notes, "junk after the arguments dropped")
 			break
 		}
@@ -605,9 +611,9 @@ func lenientArgs(c candidate, text string, ts *toolset) []candidate {
 	c.notes = append(c.notes, notes...)
 	if len(objs) == 1 {
 		c.args = first
-		return []candidate{c}
+		return append([]candidate{c}, extra...)
 	}
-	return splitGlued(c, objs, ts)
+	return append(splitGlued(c, objs, ts), extra...)
 }
 
 // splitGlued decides what objects glued in one arguments text are: several
