@@ -57,7 +57,7 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 	}
 	switch r.fail {
 	case failNone:
-		if v, ok := callShapes(r.v, sc.ts, strong); ok { // rule_callshapes.go
+		if v, ok := callShapes(r.v, sc.ts, strong); ok && (strong || langChainAlone(s, q, r.end) || smolagentsAction(s, q, r.v)) { // rule_callshapes.go; langChainAlone: rule_redteam7.go
 			r.v = v
 			r.notes = append(r.notes, "another client's call object read")
 		}

@@ -113,7 +113,7 @@ func (ts *toolset) resolve(raw string) string {
 	// A namespace before the name: Gemini's and Gemma's default_api.NAME
 	// (the Python namespace their function calling writes calls in),
 	// tools.NAME; functions. is cleanName's.
-	if i := strings.IndexByte(s, '.'); i > 0 && isIdentWord(s[:i]) && !strings.Contains(s[i+1:], ".") {
+	if i := strings.IndexByte(s, '.'); i > 0 && callNamespaces[strings.ToLower(s[:i])] && !strings.Contains(s[i+1:], ".") { // rule_redteam7.go
 		if n := ts.resolve(s[i+1:]); n != "" {
 			return n
 		}

@@ -28,6 +28,9 @@ package toolcall
 func callShapes(v any, ts *toolset, strong bool) (any, bool) {
 	switch x := v.(type) {
 	case []any:
+		if !strong {
+			return v, false // LangChain's agents write one action per blob: a list is a record
+		}
 		changed := false
 		out := make([]any, len(x))
 		for i, e := range x {

@@ -15,7 +15,7 @@ func demonstrationLead(before string) bool {
 	t = strings.TrimRight(t, ":.-–— \t")
 	for _, tail := range demonstrationTails {
 		if strings.HasSuffix(t, tail) {
-			return !modelActs(before) && !announcesAct(before)
+			return !actsIn(before) && !announcesAct(before) // actsIn: rule_redteam7.go
 		}
 	}
 	return false
@@ -34,8 +34,9 @@ var showVerbs = map[string]bool{"show": true, "give": true, "explain": true, "de
 // of showing.
 func announcesAct(before string) bool {
 	before = quotedSpanRe().ReplaceAllString(before, `""`)
+	before = toVerbRe().ReplaceAllString(before, "") // rule_redteam7.go: "I'll need to run" announces run
 	for _, m := range announceRe().FindAllStringSubmatch(before, -1) {
-		if !showVerbs[strings.ToLower(m[2])] {
+		if v := strings.ToLower(m[2]); !showVerbs[v] && !discourseVerbs[v] { // discourseVerbs: rule_redteam7.go
 			return true
 		}
 	}

@@ -162,7 +162,7 @@ func (sc *scan) callingToolBracket(j int) (group, bool) {
 	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
 		rest = rest[:nl]
 	}
-	if strings.TrimSpace(rest) != "" {
+	if strings.TrimSpace(rest) != "" || !bracketLinesEndReply(s[end:]) { // rule_redteam7.go
 		return group{}, false
 	}
 	cand := candidate{name: s[p:e], args: m, fromText: true, format: "Qwen3 [Calling tool: …] line", notes: r.notes}
@@ -180,5 +180,5 @@ var usageExampleRe = lazyRegexp(`(?i)\b(this|these|that|the following|an?|the|it
 
 // notIntendedRound7b is notIntended's round-7b reading of the lead-in.
 func notIntendedRound7b(before string) bool {
-	return usageExampleRe().MatchString(before) && !modelActs(before)
+	return (usageExampleRe().MatchString(before) || exampleInvocationRe().MatchString(before)) && !modelActs(before) // exampleInvocationRe: rule_redteam7.go
 }

@@ -48,7 +48,7 @@ func gemmaStrayChannel(s string) string {
 // any text around the object.
 func flatCallObject(s string, ts *toolset) (candidate, bool) {
 	t := strings.TrimSpace(s)
-	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' || !strings.Contains(t, `"name"`) {
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' || !strings.Contains(t, `"name"`) || strings.ContainsAny(t, "\r\n") { // one line: rule_redteam7.go
 		return candidate{}, false
 	}
 	var m map[string]any
@@ -98,5 +98,5 @@ func echoedText(before string) bool {
 	if !strings.Contains(before, ":") && !strings.Contains(before, "：") {
 		return false
 	}
-	return echoedTextRe().MatchString(before)
+	return echoedTextRe().MatchString(before) && !actsIn(before) // rule_redteam7.go
 }

@@ -96,7 +96,7 @@ func keywordArgs(text string, o *objSchema) (map[string]any, bool, bool) {
 			if _, dup := args[key]; dup {
 				return nil, false, false
 			}
-			args[key] = strings.TrimSpace(val)
+			args[key] = yamlScalar(strings.TrimSpace(val)) // rule_redteam7.go
 		}
 		return args, true, true
 	}

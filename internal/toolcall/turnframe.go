@@ -128,6 +128,9 @@ func preferOwnTurn(full, own Result, rest string) bool {
 	if len(full.Calls) == 0 {
 		return true
 	}
+	if ownOnlyCut(full, own) { // rule_redteam7.go
+		return false
+	}
 	if len(own.Calls) > 0 && len(own.Calls) <= len(full.Calls) {
 		same := true
 		for k, c := range own.Calls {
