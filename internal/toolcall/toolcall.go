@@ -151,6 +151,16 @@ func recoverReply(in Input) Result {
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if cs, rest, ok := continueToolBlocks(in.Content, ts); ok { // rule_continue.go
+			for _, c := range cs {
+				emit(&res, ts, c, truncated)
+			}
+			if len(res.Calls) > 0 {
+				res.Text = rest
+			}
+		}
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if c, lead, ok := clineXMLCall(in.Content, ts); ok || clineXMLOpen(in.Content, ts, &c) { // rule_round4a.go
 			emit(&res, ts, c, truncated)
 			if len(res.Calls) > 0 {
