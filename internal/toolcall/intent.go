@@ -144,11 +144,6 @@ func placeholderIn(v any) bool {
 		if strings.HasPrefix(t, "YOUR_") || strings.HasPrefix(t, "your_") {
 			return true
 		}
-		// path/to/file: the documentation convention for "a path here"
-		// (man pages, READMEs, tool descriptions), never a project's own.
-		if strings.Contains(t, "path/to/") {
-			return true
-		}
 		inner := strings.ToLower(strings.Trim(t, "<>{}[] "))
 		return len(t) < 60 && wholeRe().MatchString(t) && (strings.ContainsAny(inner, " _-") || placeholderWords[inner])
 	case []any:

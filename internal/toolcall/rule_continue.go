@@ -16,8 +16,8 @@ import "strings"
 // one BEGIN_ARG/END_ARG pair per argument, the value the lines between.
 // A model trained on that prompt writes it to mm too. Each block must open
 // its line, name its tool on its first line and hold nothing but argument
-// pairs; the lead-in and the sentence after it are read as for any call
-// (a model explaining the syntax shows it). It returns the calls and the
+// pairs; the lead-in and the sentence after it are read as for any call,
+// and a lead-in that names TOOL_NAME or BEGIN_ARG explains the syntax. It returns the calls and the
 // text without the blocks.
 func continueToolBlocks(content string, ts *toolset) ([]candidate, string, bool) {
 	const open = "```tool\nTOOL_NAME:"
@@ -46,7 +46,14 @@ func continueToolBlocks(content string, ts *toolset) ([]candidate, string, bool)
 			return nil, "", false
 		}
 		pos := at + i
-		if notIntended(sentenceBefore(content, 0, pos), sentenceAfter(content, at+blockEnd, len(content))) {
+		before := sentenceBefore(content, at, pos)
+		if notIntended(before, sentenceAfter(content, at+blockEnd, len(content))) {
+			return nil, "", false
+		}
+		// A lead-in that names the block's own keywords explains the
+		// syntax ("The tool is called with TOOL_NAME: read_file, then the
+		// argument block:"): the block is its example.
+		if strings.Contains(before, "TOOL_NAME") || strings.Contains(before, "BEGIN_ARG") {
 			return nil, "", false
 		}
 		cands = append(cands, c)

@@ -2,8 +2,7 @@ package toolcall
 
 import "testing"
 
-// Continue's tool code block (rule_continue.go) and the path/to/
-// placeholder (intent.go), each beside a near miss.
+// Continue's tool code block (rule_continue.go), beside near misses.
 func TestRuleContinueToolBlock(t *testing.T) {
 	block := "```tool\nTOOL_NAME: read_file\nBEGIN_ARG: filepath\nsrc/main.go\nEND_ARG\n```"
 	runTemplateCases(t, []templateCase{
@@ -16,7 +15,7 @@ func TestRuleContinueToolBlock(t *testing.T) {
 		{label: "an undeclared tool", content: "```tool\nTOOL_NAME: create_new_file\nBEGIN_ARG: filepath\na.txt\nEND_ARG\n```", reject: "create_new_file"},
 		// Near misses.
 		{label: "near miss: the syntax explained", answer: true, content: "Continue's tools are written like this:\n\n" + block + "\n\nThat is only the syntax; I haven't read anything."},
-		{label: "near miss: an example path", answer: true, content: "```tool\nTOOL_NAME: read_file\nBEGIN_ARG: filepath\npath/to/the_file.txt\nEND_ARG\n```"},
+		{label: "near miss: the keywords named in the lead-in", answer: true, content: "The tool is called with TOOL_NAME: read_file, then the argument block:\n\n" + block},
 		{label: "near miss: a pair left open", answer: true, content: "```tool\nTOOL_NAME: read_file\nBEGIN_ARG: filepath\nsrc/main.go\n```"},
 		{label: "near miss: other text in the block", answer: true, content: "```tool\nTOOL_NAME: read_file\nthe file to read is src/main.go\n```"},
 		{label: "near miss: inside a sentence", answer: true, content: "Write ```tool\nTOOL_NAME: read_file\nBEGIN_ARG: filepath\nsrc/main.go\nEND_ARG\n``` to call it."},
