@@ -57,6 +57,9 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 	}
 	switch r.fail {
 	case failNone:
+		if !strong && smolagentsOutOfPlace(s, start, r.end, r.v) { // rule_redteam9.go
+			return group{start: q, end: r.end}, true
+		}
 		if v, ok := callShapes(r.v, sc.ts, strong); ok && (strong || langChainAlone(s, q, r.end) || smolagentsAction(s, q, r.v)) { // rule_callshapes.go; langChainAlone: rule_redteam7.go
 			r.v = v
 			r.notes = append(r.notes, "another client's call object read")

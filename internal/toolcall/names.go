@@ -137,6 +137,9 @@ func (ts *toolset) nameInMarkup(raw string) string {
 		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 	}) {
 		if _, ok := ts.raw[w]; !ok {
+			if found != "" && !markupWordAfterName(w) {
+				return "" // a longer name (sandbox.bash.run): red team 9
+			}
 			continue
 		}
 		if found != "" && found != w {

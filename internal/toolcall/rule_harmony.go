@@ -125,6 +125,10 @@ func strippedHeaderAt(s string, j int) bool {
 	if k == 0 || s[k-1] == '>' {
 		return true
 	}
+	// Inside a stripped reply's final answer: rule_redteam9.go.
+	if strippedAfterFinal(s, j) {
+		return false
+	}
 	// The header glued to the end of the analysis message before it
 	// ("…first.to=functions.read_file…": <|end|><|start|>assistant
 	// stripped), in a reply that opens with its header.
@@ -141,7 +145,14 @@ func strippedHeaderAt(s string, j int) bool {
 	word := strings.ToLower(s[w:k])
 	for _, h := range []string{"commentary", "analysis", "assistant"} {
 		if strings.HasSuffix(word, h) {
-			// A header word opening a line under prose is pasted text.
+			// A header word opening a line under prose is pasted text,
+			// and so is one after a space in a sentence ("the header
+			// reads assistantcommentary to=bash …", "Assistant
+			// commentary to=…" in a transcript) unless the reply is
+			// itself a stripped harmony reply (red team 9).
+			if w > 0 && (s[w-1] == ' ' || s[w-1] == '\t') {
+				return strippedHarmonyReply(s)
+			}
 			return w == 0 || s[w-1] != '\n' || strippedHarmonyReply(s)
 		}
 	}

@@ -103,8 +103,8 @@ func m3ElementsOpenerLost(content string) bool {
 	t = strings.TrimSpace(strings.TrimSuffix(t, "</invoke>"))
 	n := 0
 	for t != "" {
-		_, rest, ok := flatElement(t)
-		if !ok {
+		k, rest, ok := flatElement(t)
+		if !ok || m3AnswerElement(k) { // m3AnswerElement: rule_redteam9.go
 			return false
 		}
 		n++
@@ -145,10 +145,10 @@ func flatElement(s string) (string, string, bool) {
 // (nesquena/hermes-webui#702 quoted stripped DSML so). The subject opens
 // the lead-in and the model is not in it ("The log says I should run:" is
 // the model's own step).
-var quotesReportRe = lazyRegexp(`(?i)^\s*(the|this|that|their|your|the user's|the original)\s+(bug\s+report|report|issue|ticket|bug|log|logs|trace|traceback|stack\s+trace|error\s+message|screenshot)\s+(says|said|shows|showed|reads|quotes|quoted|contains|states|has)\b[^:：\n]{0,120}[:：]\s*$`)
+var quotesReportRe = lazyRegexp(`(?i)^\s*(?:(the|this|that|their|your|the user's|the original|a|an|one|another)\s+([\w-]+'s\s+)?(bug\s+report|report|issue|ticket|bug|log|logs|trace|traceback|stack\s+trace|error\s+message|screenshot)|(?:github\s+)?(?:issue|bug|ticket|pr|pull\s+request)\s+#\d+)\s+(says|said|shows|showed|reads|quotes|quoted|contains|states|has)\b[^:：\n]{0,120}[:：]\s*$`)
 
 func quotesReport(before string) bool {
-	return quotesReportRe().MatchString(before) && !firstPersonRe().MatchString(before)
+	return quotesReportRe().MatchString(before) && !firstPersonRe().MatchString(before) && !ownStepAfterReport(before) // rule_redteam9.go
 }
 
 // Rule "half_quoted_bare": an unquoted value that ends with a quote it

@@ -41,5 +41,5 @@ func trailingHermesCalls(rest string, ts *toolset) ([]candidate, bool) {
 // arguments a template mismatch or an aggressive quant produces.
 func emptyNamingArg(name string, v any) bool {
 	s, ok := v.(string)
-	return ok && !verbatimArgs[name] && strings.TrimSpace(s) == ""
+	return ok && !verbatimArgs[name] && namingArg(name) && strings.TrimSpace(s) == "" // namingArg: rule_redteam9.go
 }

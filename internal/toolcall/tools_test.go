@@ -18,6 +18,9 @@ var schemaText = map[string]string{
 	"ask_agent":     `{"type":"object","properties":{"agent":{"type":"string"},"prompt":{"type":"string"},"with_context":{"type":"boolean"}},"required":["agent","prompt"]}`,
 	"ask_words":     `{"type":"object","properties":{"questions":{"type":"array","description":"1 to 4 questions: {question, type, options}"}},"required":["questions"]}`,
 	"ask_user":      `{"type":"object","properties":{"questions":{"type":"array","items":{"type":"object"}}},"required":["questions"]}`,
+	// An MCP server's edit tool (Serena's replace_regex), declared as mm
+	// declares MCP tools: an empty repl deletes what the regex matches.
+	"replace_regex": `{"type":"object","properties":{"relative_path":{"type":"string"},"regex":{"type":"string"},"repl":{"type":"string"},"allow_multiple_occurrences":{"type":"boolean"}},"required":["relative_path","regex","repl"]}`,
 }
 
 // ask_words is ask_user as mm declares it: items described in words only.
