@@ -29,8 +29,6 @@ var callMarkers = []string{
 	// cannot be told from prose while it streams; it is shown as it comes).
 	"<start_function_call>", "[TOOL_CALL]", "<|START_ACTION|>", "<|tools_prefix|>",
 	"]<]minimax[>[", "<minimax:", "<seed:tool_call", "<TOOLCALL>", "<tool_use>",
-	// gpt-oss's header with its special tokens stripped by the server.
-	"to=functions.",
 }
 
 // maxMarker is the length of the longest call marker.
@@ -218,7 +216,7 @@ func partialMarker(b []byte) int {
 	start := max(0, len(b)-maxMarker)
 	for i := start; i < len(b); i++ {
 		switch b[i] { // the first bytes of callMarkers
-		case '<', '[', ']', '`', 'f', 't':
+		case '<', '[', ']', '`', 'f':
 			tail := b[i:]
 			for _, m := range callMarkers {
 				if len(tail) < len(m) && strings.HasPrefix(m, string(tail)) {

@@ -51,7 +51,6 @@ func TestGuardHoldsCallMarkup(t *testing.T) {
 		// LangChain's JSON agents' objects (rule_callshapes.go).
 		{"Checking.\n{\"action\": \"bash\", \"action_input\": \"ls\"}", "Checking.", "Checking.", ""},
 		{"{\"tool\": \"read_file\", \"tool_input\": {\"path\": \"a.go\"}}", "", "", ""},
-		{"analysisNeed it.assistantcommentary to=functions.read_file json{\"path\": \"a.go\"}", "analysisNeed it.assistantcommentary", "analysisNeed it.assistantcommentary", ""},
 		// smolagents' {"tool_name": …} and Cherry Studio's <tool_use> (rule_round9o.go).
 		{"Action:\n{\"tool_name\": \"bash\", \"tool_arguments\": {\"command\": \"ls\"}}", "Action:", "Action:", ""},
 		{"Reading.\n<tool_use>\n<name>read_file</name>\n<arguments>{\"path\": \"a.go\"}</arguments>\n</tool_use>", "Reading.", "Reading.", ""},
