@@ -332,9 +332,7 @@ var knownMisses = map[string]string{
 	"kimi_k2-n004":         "Kimi K3 markup, one reply, its two sources spell the tokens differently",
 	"structured_args-b016": "google:tool:shell:index:0: the bare word shell is never guessed to be bash",
 	"structured_args-b017": "a tool word glued to an opaque MCP id: only a suffix match would read it",
-	"bare_json-f003":       "{\"function\": NAME, \"arguments\"} outside an envelope is data (round 3a)",
 	"bare_json-o004":       "{\"function\": {name, arguments}} outside call markup: round 4a corrects a written tool_calls element, running this part of one would contradict it",
-	"bare_json-l002":       "{\"function\": NAME, \"arguments\"} outside an envelope is data (round 3a), as bare_json-f003",
 	"glm-l002":             "'name: bash, arguments: {}' inside <tool_call>: no parser reads it as a call (LocalAI's test calls it garbage); nothing runs, no correction",
 }
 

@@ -57,6 +57,10 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 	}
 	switch r.fail {
 	case failNone:
+		if v, ok := functionKeyReply(s, q, r.end, r.v, sc.ts); !strong && ok { // rule_callshapes.go
+			r.v = v
+			r.notes = append(r.notes, "function key read as the name")
+		}
 		if !strong && smolagentsOutOfPlace(s, start, r.end, r.v) { // rule_redteam9.go
 			return group{start: q, end: r.end}, true
 		}

@@ -1,5 +1,7 @@
 package toolcall
 
+import "strings"
+
 // callShapes is rule "other clients' call objects": the JSON a model writes
 // for a call when it was trained on another framework's format rather than
 // its own template's, read as {"name", "arguments"}:
@@ -149,4 +151,24 @@ func langChainShape(m map[string]any) bool {
 	_, a := m["action_input"]
 	_, t := m["tool_input"]
 	return a && m["action"] != nil || t && m["tool"] != nil
+}
+
+// functionKeyReply is rule "function key as the whole reply": LMDeploy's
+// JSON tool parser (InternLM/lmdeploy tests/test_lmdeploy/serve/parsers/
+// test_json_tool_parser.py) and LocalAI's (pkg/functions/parse_test.go)
+// read a reply that is nothing but {"function": NAME, "arguments": {…}} as
+// a call of NAME. Only the whole reply is read, only those two keys, only a
+// declared tool and an object of arguments: the same object in prose, or
+// beside other text, stays data, as round 3a decided (functionKeyCall).
+func functionKeyReply(s string, q, end int, v any, ts *toolset) (any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) != 2 || strings.TrimSpace(s[:q]) != "" || strings.TrimSpace(s[end:]) != "" {
+		return v, false
+	}
+	name, _ := m["function"].(string)
+	args, isObj := m["arguments"].(map[string]any)
+	if name == "" || !isObj || ts.resolve(name) == "" {
+		return v, false
+	}
+	return map[string]any{"name": name, "arguments": args}, true
 }

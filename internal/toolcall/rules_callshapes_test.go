@@ -23,6 +23,11 @@ func TestRuleCallShapes(t *testing.T) {
 		{label: "name + input", content: wrap(`{"name": "read_file", "input": {"path": "a.go"}}`), want: rf},
 		{label: "name as the key", content: wrap(`{"read_file": {"path": "a.go"}}`), want: rf},
 
+		// {"function": NAME, "arguments"} as the whole reply (LMDeploy's and LocalAI's parsers).
+		{label: "function key, the whole reply", content: `{"function": "read_file", "arguments": {"path": "a.go"}}`, want: rf},
+		{label: "near miss: function key after prose", answer: true, content: "The config holds:\n\n" + `{"function": "read_file", "arguments": {"path": "a.go"}}`},
+		{label: "near miss: function key with another key", answer: true, content: `{"function": "read_file", "arguments": {"path": "a.go"}, "result": "ok"}`},
+		{label: "near miss: function key, undeclared", answer: true, content: `{"function": "lookup", "arguments": {"q": "a"}}`},
 		// Near misses. LangChain's own answer is no call.
 		{label: "near miss: langchain Final Answer", answer: true, content: "```json\n{\"action\": \"Final Answer\", \"action_input\": \"main.go starts the server.\"}\n```"},
 		{label: "near miss: langchain format shown", answer: true, content: "The agent's prompt asks for a blob like this:\n\n```json\n{\"action\": \"bash\", \"action_input\": \"rm -rf build\"}\n```"},

@@ -17,7 +17,9 @@ import (
 // Round 7e: a flattened {"name": TOOL, ARG: …} object is a call only as the
 // whole reply (cloudflare/ai#574), and Gemma's leaked <|channel> only at the
 // reply's start, where vLLM's gemma4 parser prepends it (rule_round7e.go).
-var wholeReplyOnly = map[string]bool{"minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
+// {"function": NAME, "arguments"} is a call only as the whole reply
+// (functionKeyReply, rule_callshapes.go).
+var wholeReplyOnly = map[string]bool{"bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
 	"gpt_oss-e003": true, "gemma-e003": true,
 	// MiniMax-M3's argument elements without their namespace tokens are
 	// read only as the whole reply (m3ElementsOpenerLost, rule_round8g.go).
