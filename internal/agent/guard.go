@@ -74,9 +74,9 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // bareCallKeys open a bare JSON call: the usual {"name": …}, LangChain's
 // {"action": …} and {"tool": …}, smolagents' and Command R's
-// {"tool_name": …}, which the recovery layer also reads (internal/toolcall
-// rule_callshapes.go, rule_round9o.go).
-var bareCallKeys = []string{`"name"`, `"action"`, `"tool"`, `"tool_name"`}
+// {"tool_name": …}, LMDeploy's {"function": …}, which the recovery layer
+// also reads (internal/toolcall rule_callshapes.go, rule_round9o.go).
+var bareCallKeys = []string{`"name"`, `"action"`, `"tool"`, `"tool_name"`, `"function"`}
 
 // step feeds one byte at index at of buf to the bare-call matcher and
 // reports a whole `{"name":` (or another of bareCallKeys, starting at

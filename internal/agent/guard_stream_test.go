@@ -16,7 +16,7 @@ type refGuard struct {
 	held  bool
 }
 
-var refBareCall = regexp.MustCompile(`\{\s*"(name|action|tool|tool_name)"\s*:`)
+var refBareCall = regexp.MustCompile(`\{\s*"(name|action|tool|tool_name|function)"\s*:`)
 
 func refMarkerIndex(s string) int {
 	first := -1
@@ -81,7 +81,7 @@ func (g *refGuard) add(piece string) string {
 // blanks, cut at random: the guard shows what the old one showed.
 func TestGuardMatchesReference(t *testing.T) {
 	words := []string{"<tool_call>", "<tool", "_call", "<", "[TOOL_CALLS]", "[TOOL", "```json", "```", "`", "f", "functools[",
-		"{", "}", `"name"`, `"na`, `me"`, `"action"`, `"act`, `"tool"`, `"to`, `"tool_name"`, `_name"`, ":", " ", "  ", "\n", "\t", "abc", "x", "<|python_tag|>", "<|", "<｜tool", "｜", "é", "[", "<div>"}
+		"{", "}", `"name"`, `"na`, `me"`, `"action"`, `"act`, `"tool"`, `"to`, `"tool_name"`, `_name"`, `"function"`, `"fun`, ":", " ", "  ", "\n", "\t", "abc", "x", "<|python_tag|>", "<|", "<｜tool", "｜", "é", "[", "<div>"}
 	// The old guard let a "{" go once 16 bytes had followed it; the new one
 	// holds it while only blanks follow. Answers with such a run differ on
 	// purpose and are left out.

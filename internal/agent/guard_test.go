@@ -51,6 +51,7 @@ func TestGuardHoldsCallMarkup(t *testing.T) {
 		// LangChain's JSON agents' objects (rule_callshapes.go).
 		{"Checking.\n{\"action\": \"bash\", \"action_input\": \"ls\"}", "Checking.", "Checking.", ""},
 		{"{\"tool\": \"read_file\", \"tool_input\": {\"path\": \"a.go\"}}", "", "", ""},
+		{"{\"function\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}", "", "", ""},
 		// smolagents' {"tool_name": …} and Cherry Studio's <tool_use> (rule_round9o.go).
 		{"Action:\n{\"tool_name\": \"bash\", \"tool_arguments\": {\"command\": \"ls\"}}", "Action:", "Action:", ""},
 		{"Reading.\n<tool_use>\n<name>read_file</name>\n<arguments>{\"path\": \"a.go\"}</arguments>\n</tool_use>", "Reading.", "Reading.", ""},
