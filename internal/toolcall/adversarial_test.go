@@ -29,6 +29,11 @@ func TestDegenerateRepliesStayFast(t *testing.T) {
 		"gemma calls":              rep("<|tool_call>call:bash{"),
 		"arg keys":                 rep("<arg_key>k</arg_key><arg_value>"),
 		"quotes":                   `{"name": "bash", "arguments": {"command": "` + rep(`"x" `) + `"}}`,
+		// Turn tokens (turnframe.go): ends of turn with no turn after them,
+		// and a reply framed by begin and end tokens.
+		"strikethrough ends": rep("<s>x</s> "),
+		"end tokens":         rep("<|im_end|>x<|eot_id|>y<|end|>"),
+		"framed":             rep("<s>") + "x" + rep("</s>"),
 	}
 	tools := toolsFor(t)
 	for name, in := range inputs {

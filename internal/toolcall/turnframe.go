@@ -85,26 +85,37 @@ func cutMadeUpTurns(content string) (own, rest string, ok bool) {
 	if strings.IndexByte(content, '<') < 0 {
 		return content, "", false // every end-of-turn token holds '<'
 	}
-	for from := 0; from < len(content); {
-		i, tok := -1, ""
-		for _, t := range endOfTurn {
-			if k := strings.Index(content[from:], t); k >= 0 && (i < 0 || k < i) {
-				i, tok = k, t
+	// next[k] is where endOfTurn[k] next occurs (-1: no more): each token
+	// is searched for once per occurrence, so a reply full of them is
+	// read in linear time.
+	next := make([]int, len(endOfTurn))
+	for k, t := range endOfTurn {
+		next[k] = strings.Index(content, t)
+	}
+	for {
+		k := -1
+		for m, at := range next {
+			if at >= 0 && (k < 0 || at < next[k]) {
+				k = m
 			}
 		}
-		if i < 0 {
-			break
+		if k < 0 {
+			return content, "", false
 		}
-		end := from + i + len(tok)
-		next := strings.TrimLeft(content[end:], " \t\r\n")
+		i := next[k]
+		end := i + len(endOfTurn[k])
+		after := strings.TrimLeft(content[end:], " \t\r\n")
 		// gpt-oss ends each message of its reply with <|end|> and opens the
 		// next with <|start|>assistant: one turn, not a made-up one.
-		if hasAnyPrefix(next, turnOpeners) != "" && !strings.HasPrefix(next, "<|start|>assistant") {
-			return trimTurnFrame(content[:from+i]), content[end:], true
+		if hasAnyPrefix(after, turnOpeners) != "" && !strings.HasPrefix(after, "<|start|>assistant") {
+			return trimTurnFrame(content[:i]), content[end:], true
 		}
-		from = end
+		if n := strings.Index(content[end:], endOfTurn[k]); n >= 0 {
+			next[k] = end + n
+		} else {
+			next[k] = -1
+		}
 	}
-	return content, "", false
 }
 
 // callClosers end a call in the formats whose values are raw text (XML
