@@ -34,6 +34,15 @@ func TestDegenerateRepliesStayFast(t *testing.T) {
 		"strikethrough ends": rep("<s>x</s> "),
 		"end tokens":         rep("<|im_end|>x<|eot_id|>y<|end|>"),
 		"framed":             rep("<s>") + "x" + rep("</s>"),
+		// The formats of rounds 7-9 and other clients'.
+		"continue blocks":    rep("```tool\nTOOL_NAME: bash\nBEGIN_ARG: command\n"),
+		"cherry tool_use":    rep("<tool_use><name>bash</name><arguments>{"),
+		"calling tool":       rep("[Calling tool: bash({"),
+		"calling tool lines": rep("[Calling tool: bash({\"command\": \"ls\"})]\n"),
+		"stripped headers":   rep("assistantcommentary to=functions.bash json{"),
+		"langchain actions":  rep(`{"action": "bash", "action_input": `),
+		"minicpm params":     rep(`<function name="bash"><param name="command">`),
+		"transcript turns":   rep("User: hi\nAssistant: <tool_call>"),
 	}
 	tools := toolsFor(t)
 	for name, in := range inputs {
@@ -47,7 +56,7 @@ func TestDegenerateRepliesStayFast(t *testing.T) {
 				t.Errorf("%s: %v for %d bytes", name, d, len(in))
 			}
 			t.Logf("%-26s %v", name, d)
-			if len(res.Calls) > 0 && name != "quotes" {
+			if len(res.Calls) > 0 && name != "quotes" && name != "calling tool lines" { // both hold whole calls
 				t.Errorf("%s: ran %d calls from garbage", name, len(res.Calls))
 			}
 		case <-time.After(20 * time.Second):

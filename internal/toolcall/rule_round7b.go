@@ -132,7 +132,14 @@ func init() {
 // j is the '['.
 func (sc *scan) callingToolBracket(j int) (group, bool) {
 	s := sc.s
-	if ls := strings.LastIndexByte(s[:j], '\n') + 1; strings.TrimSpace(s[ls:j]) != "" {
+	// The bracket opens its line: only blanks back to the line's start
+	// (looked at backwards from j, so that a line of many brackets is not
+	// searched again for each).
+	k := j
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t' || s[k-1] == '\r') {
+		k--
+	}
+	if k > 0 && s[k-1] != '\n' {
 		return group{}, false
 	}
 	p := skipSpace(s, j+len("[Calling tool:"))
