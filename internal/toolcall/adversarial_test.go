@@ -39,11 +39,17 @@ func TestDegenerateRepliesStayFast(t *testing.T) {
 		"cherry tool_use":    rep("<tool_use><name>bash</name><arguments>{"),
 		"calling tool":       rep("[Calling tool: bash({"),
 		"calling tool lines": rep("[Calling tool: bash({\"command\": \"ls\"})]\n"),
+		"whole langchain":    rep(`{"action": "bash", "action_input": "ls"} `),
+		"whole smolagents":   rep(`{"tool_name": "bash", "tool_arguments": {"command": "ls"}} `),
+		"whole headers":      "analysis" + rep(`x.assistantcommentary to=functions.bash json{"command": "ls"} `),
+		"user turns":         rep("User: hi Assistant: ok "),
 		"stripped headers":   rep("assistantcommentary to=functions.bash json{"),
 		"langchain actions":  rep(`{"action": "bash", "action_input": `),
 		"minicpm params":     rep(`<function name="bash"><param name="command">`),
 		"transcript turns":   rep("User: hi\nAssistant: <tool_call>"),
 	}
+	// Inputs made of whole calls, which may rightly run one.
+	wholeCalls := map[string]bool{"quotes": true, "calling tool lines": true, "whole langchain": true, "whole smolagents": true, "whole headers": true}
 	tools := toolsFor(t)
 	for name, in := range inputs {
 		start := time.Now()
@@ -56,7 +62,7 @@ func TestDegenerateRepliesStayFast(t *testing.T) {
 				t.Errorf("%s: %v for %d bytes", name, d, len(in))
 			}
 			t.Logf("%-26s %v", name, d)
-			if len(res.Calls) > 0 && name != "quotes" && name != "calling tool lines" { // both hold whole calls
+			if len(res.Calls) > 0 && !wholeCalls[name] {
 				t.Errorf("%s: ran %d calls from garbage", name, len(res.Calls))
 			}
 		case <-time.After(20 * time.Second):

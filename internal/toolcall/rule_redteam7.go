@@ -57,7 +57,7 @@ func yamlScalar(v string) string {
 // goes on after ("Make the output parser strip the prose first."), is shown.
 // q is the blob's '{', end where it ends.
 func langChainAlone(s string, q, end int) bool {
-	if ls := strings.LastIndexByte(s[:q], '\n') + 1; strings.TrimSpace(s[ls:q]) != "" {
+	if _, ok := opensLine(s, q); !ok {
 		return false
 	}
 	rest := strings.TrimSpace(s[end:])
@@ -76,8 +76,8 @@ func smolagentsAction(s string, q int, v any) bool {
 	if !ok || !smolagentsShape(m) {
 		return false
 	}
-	ls := strings.LastIndexByte(s[:q], '\n') + 1
-	if strings.TrimSpace(s[ls:q]) != "" || ls == 0 {
+	ls, ok := opensLine(s, q)
+	if !ok || ls == 0 {
 		return false
 	}
 	prev := strings.TrimSpace(s[:ls])
@@ -136,4 +136,28 @@ func actsIn(before string) bool {
 		return modelActs(w[k+1:])
 	}
 	return false
+}
+
+// opensLine reports whether only blanks stand between the start of its line
+// and s[q], and where that line starts. It looks back over the blanks only,
+// so that a reply of many objects on one line is not read again for each.
+func opensLine(s string, q int) (int, bool) {
+	k := q
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t' || s[k-1] == '\r') {
+		k--
+	}
+	return k, k == 0 || s[k-1] == '\n'
+}
+
+// lastShortLine is head's last line when it is at most n bytes long; a
+// longer one is no fence opener or label, and is not looked at whole.
+func lastShortLine(head string, n int) (string, bool) {
+	w := head[max(0, len(head)-n):]
+	if i := strings.LastIndexByte(w, '\n'); i >= 0 {
+		return w[i+1:], true
+	}
+	if len(head) <= n {
+		return head, true
+	}
+	return "", false
 }

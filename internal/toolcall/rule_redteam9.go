@@ -144,14 +144,14 @@ func smolagentsOutOfPlace(s string, start, end int, v any) bool {
 		return false
 	}
 	head := strings.TrimRight(s[:start], " \t\r\n")
-	// A fence opened for the blob belongs to it.
-	if i := strings.LastIndex(head, "\n"); strings.HasPrefix(strings.TrimSpace(head[i+1:]), "```") {
-		head = strings.TrimRight(head[:max(i, 0)], " \t\r\n")
-	} else if strings.HasPrefix(strings.TrimSpace(head), "```") && !strings.Contains(head, "\n") {
-		head = ""
+	// A fence opened for the blob belongs to it. (Only short last lines
+	// are looked at: a fence opener or a label is short, and a reply of
+	// many blobs on one line is then not read again for each.)
+	if l, ok := lastShortLine(head, 64); ok && strings.HasPrefix(strings.TrimSpace(l), "```") {
+		head = strings.TrimRight(head[:len(head)-len(l)], " \t\r\n")
 	}
-	last := head[strings.LastIndex(head, "\n")+1:]
-	inPlace := strings.TrimSpace(head) == "" || strings.EqualFold(strings.TrimSpace(last), "action:")
+	last, short := lastShortLine(head, 64)
+	inPlace := strings.TrimSpace(head) == "" || short && strings.EqualFold(strings.TrimSpace(last), "action:")
 	if !inPlace {
 		return true
 	}
