@@ -285,6 +285,39 @@ wait
 	}
 }
 
+// A hook that decides in time is not late because a child it left holds
+// its output open past its timeout: the decision stands, and the child is
+// killed. (Its timeout is under the second mm gives the pipes to close.)
+func TestHooksChildHoldsOutput(t *testing.T) {
+	dir := t.TempDir()
+	hookScript(t, dir, "deny.sh", `sleep 300 &
+echo $! > child.pid
+echo "not in this tree" >&2
+exit 2
+`)
+	cfg := hooksConfig(t, dir, `  preTool:
+    - command: ./deny.sh
+      timeout: 900ms
+`)
+	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if exists(filepath.Join(dir, "RAN")) || strings.Contains(r.stderr, "timed out") {
+		t.Fatalf("the hook's denial was lost:\n%s", r.stderr)
+	}
+	if got, want := toolResult(t, srv, 1), "[bash denied by a hook: not in this tree]"; got != want {
+		t.Errorf("the model read %q, want %q", got, want)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "child.pid"))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("child.pid: %q", b)
+	}
+	hookWaitGone(t, pid)
+}
+
 // An MCP tool is matched as server/tool, and the hook reads that name.
 func TestHooksMCPName(t *testing.T) {
 	dir := t.TempDir()

@@ -390,7 +390,18 @@ func run(ctx context.Context, command, dir string, env []string, stdin []byte, t
 	select {
 	case <-exited:
 	case <-timer.C:
-		timedOut = true
+		// A hook that exited in time is not late because a child it left
+		// holds its output open: Wait returns within its delay, and the
+		// sweep below takes the child.
+		if !procguard.Exited(pgid) {
+			timedOut = true
+			break
+		}
+		select {
+		case <-exited:
+		case <-ctx.Done():
+			timedOut = true
+		}
 	case <-ctx.Done():
 		timedOut = true
 	}
