@@ -858,6 +858,42 @@ func TestTUISlashCommands(t *testing.T) {
 	}
 }
 
+// A form the model made too tall for the window takes at most half of it:
+// the question is cut, the options scroll with the cursor and say how many
+// are hidden, the header and the help stay, and every option answers.
+func TestTUIAskUserTallForm(t *testing.T) {
+	var opts []string
+	for i := 1; i <= 40; i++ {
+		opts = append(opts, fmt.Sprintf("%q", fmt.Sprintf("f%02d.go", i)))
+	}
+	var words strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&words, " w%d", i)
+	}
+	q := `{"questions":[{"question":"Pick a file` + words.String() + `?","options":[` + strings.Join(opts, ",") + `]}]}`
+	srv := llmtest.New(t, call("ask_user", q), llmtest.Turn{Text: "ok"})
+	s := startTUI(t, t.TempDir(), srv, nil)
+	s.wait("Ctrl-D quits")
+	s.send("ask\r")
+	s.wait("❯ 1. f01.go")
+	s.wait("… 34 more below")
+	s.wait("↑↓ choose")
+	if top := s.row(0); !strings.HasPrefix(top, "mm ") {
+		t.Errorf("the header left the top row: %q\n%s", top, s.screen())
+	}
+	if strings.Contains(s.screen(), " w150 ") {
+		t.Errorf("the question took more than its rows:\n%s", s.screen())
+	}
+	s.send("\x1b[A") // ↑ goes round to the last option
+	s.wait("❯ 40. f40.go")
+	s.wait("… 34 more above")
+	s.answer("\r")
+	s.wait("ok")
+	if got := toolResult(t, srv, 1); !strings.HasSuffix(got, "→ f40.go") {
+		t.Errorf("the model read %q", got)
+	}
+}
+
 // A text question's default, written by the model, is shown inert in the
 // box (the box itself drops only C0 and C1 controls, not bidi ones).
 func TestTUIAskUserHostileDefault(t *testing.T) {

@@ -46,6 +46,7 @@ type form struct {
 	qs      []tools.Question
 	i       int // the question shown
 	cursor  int
+	top     int // the first option shown when they do not all fit
 	ticked  []bool
 	answers []tools.Answer
 	reply   chan askReply
@@ -89,7 +90,7 @@ func (m *model) showQuestion() {
 	f := m.form
 	f.shown, f.engaged = time.Now(), false
 	q := f.qs[f.i]
-	f.cursor, f.ticked = 0, make([]bool, len(options(q)))
+	f.cursor, f.top, f.ticked = 0, 0, make([]bool, len(options(q)))
 	for j, o := range options(q) {
 		if q.HasDefault && o == q.Default {
 			f.cursor = j
@@ -112,10 +113,15 @@ func (m *model) showQuestion() {
 	m.resize()
 }
 
-// formZone is the form as drawn in place of the box.
+// formZone is the form as drawn in place of the box. Like the permission
+// zone it takes at most half the window, whatever the model asked: the
+// question is cut to a quarter of that, and options that do not fit are
+// shown as a window that follows the cursor, with how many are above and
+// below it (keys still reach every one, and the help always shows).
 func (m *model) formZone() string {
 	f := m.form
 	q := f.qs[f.i]
+	most := max(4, m.h/2)
 	head := "❓ "
 	if f.asker != "" {
 		head += f.asker + " asks: "
@@ -124,8 +130,35 @@ func (m *model) formZone() string {
 	if len(f.qs) > 1 {
 		head += fmt.Sprintf(" (%d/%d)", f.i+1, len(f.qs))
 	}
-	lines := []string{ansiWrap(termsafe.Text(head), m.w)}
+	lines := strings.Split(ansiWrap(termsafe.Text(head), m.w), "\n")
+	if keep := max(1, most/4); len(lines) > keep {
+		lines = lines[:keep]
+		lines[keep-1] = cutRow(lines[keep-1], m.w)
+	}
+	var help string
+	var tail []string
+	switch q.Type {
+	case tools.QuestionChoice:
+		help = "↑↓ choose · Enter or 1–9 answers · Esc declines"
+	case tools.QuestionMulti:
+		help = "↑↓ move · Space ticks · Enter sends · Esc declines"
+	case tools.QuestionConfirm:
+		help = "y or n · ←→ and Enter · Esc declines"
+	default:
+		tail = append(tail, m.ta.View())
+		help = "Enter sends · Esc declines"
+	}
+	tail = append(tail, dimStyle.Render(clip(help, m.w)))
+	lines = append(lines, m.optionRows(q, max(1, most-len(lines)-len(tail)))...)
+	return strings.Join(append(lines, tail...), "\n")
+}
+
+// optionRows are the rows of q's options in at most room rows.
+func (m *model) optionRows(q tools.Question, room int) []string {
+	f := m.form
 	reverse := lipgloss.NewStyle().Reverse(true)
+	var rows [][]string
+	total := 0
 	for j, o := range options(q) {
 		o = termsafe.Text(strings.Join(strings.Fields(o), " "))
 		var l string
@@ -141,41 +174,64 @@ func (m *model) formZone() string {
 		default:
 			l = fmt.Sprintf("%d. %s", j+1, o)
 		}
+		var these []string
 		if j == f.cursor {
 			// The highlighted option whole, wrapped under its text (up to
 			// a quarter of the window): the others are cut to the width,
 			// and two options the model wrote alike up to there differ
 			// only in what the cut hid.
-			rows := strings.Split(ansiWrap(l, max(1, m.w-2)), "\n")
-			if most := max(1, m.h/4); len(rows) > most {
-				rows = rows[:most]
-				rows[most-1] = clip(rows[most-1], max(1, m.w-4)) + " …"
+			wrapped := strings.Split(ansiWrap(l, max(1, m.w-2)), "\n")
+			if most := max(1, min(m.h/4, room-2)); len(wrapped) > most {
+				wrapped = wrapped[:most]
+				wrapped[most-1] = cutRow(wrapped[most-1], m.w-2)
 			}
-			for r, row := range rows {
+			for r, row := range wrapped {
 				lead := "  "
 				if r == 0 {
 					lead = "❯ "
 				}
-				lines = append(lines, reverse.Render(clip(lead+row, m.w)))
+				these = append(these, reverse.Render(clip(lead+row, m.w)))
 			}
 		} else {
-			lines = append(lines, clip("  "+l, m.w))
+			these = []string{clip("  "+l, m.w)}
 		}
+		rows = append(rows, these)
+		total += len(these)
 	}
-	var help string
-	switch q.Type {
-	case tools.QuestionChoice:
-		help = "↑↓ choose · Enter or 1–9 answers · Esc declines"
-	case tools.QuestionMulti:
-		help = "↑↓ move · Space ticks · Enter sends · Esc declines"
-	case tools.QuestionConfirm:
-		help = "y or n · ←→ and Enter · Esc declines"
-	default:
-		lines = append(lines, m.ta.View())
-		help = "Enter sends · Esc declines"
+	if total <= room {
+		var out []string
+		for _, r := range rows {
+			out = append(out, r...)
+		}
+		return out
 	}
-	lines = append(lines, dimStyle.Render(clip(help, m.w)))
-	return strings.Join(lines, "\n")
+	// A window over the options: two rows say what it hides.
+	room = max(1, room-2)
+	f.top = min(f.top, f.cursor)
+	used := func(from, to int) (n int) {
+		for _, r := range rows[from:to] {
+			n += len(r)
+		}
+		return n
+	}
+	for f.top < f.cursor && used(f.top, f.cursor+1) > room {
+		f.top++
+	}
+	end := f.top
+	for end < len(rows) && (end <= f.cursor || used(f.top, end+1) <= room) {
+		end++
+	}
+	more := func(n int, where string) string {
+		if n == 0 {
+			return ""
+		}
+		return dimStyle.Render(clip(fmt.Sprintf("  … %d more %s", n, where), m.w))
+	}
+	out := []string{more(f.top, "above")}
+	for _, r := range rows[f.top:end] {
+		out = append(out, r...)
+	}
+	return append(out, more(len(rows)-end, "below"))
 }
 
 // formKey handles a key while the form is on screen.

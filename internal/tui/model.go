@@ -381,6 +381,12 @@ func (b *block) layLine(l string, width int, noColor bool, st *mdState) []string
 func ansiWrap(s string, width int) string     { return ansi.Wrap(s, width, "") }
 func ansiTruncate(s string, width int) string { return ansi.Truncate(s, width, "…") }
 
+// cutRow is the last row kept of a longer text, in width columns: " …"
+// says the rest is cut (clip's own "…" would say it twice).
+func cutRow(row string, width int) string {
+	return ansi.Truncate(row, max(1, width-2), "") + " …"
+}
+
 // toolText is `‣ bash <command>` with its status and duration, then the
 // folded output (already sanitised by the line mode's printer).
 func toolText(v callView, unfolded bool) string {
