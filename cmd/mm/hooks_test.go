@@ -318,6 +318,36 @@ exit 2
 	hookWaitGone(t, pid)
 }
 
+// A field a hook's event has no use for gets a notice; what it can use
+// still applies.
+func TestHooksUnusedField(t *testing.T) {
+	dir := t.TempDir()
+	cfg := hooksConfig(t, dir, `  preTool:
+    - command: 'echo "{\"context\": \"mind the tabs\", \"continue\": \"more\"}"'
+  stop:
+    - command: 'echo "{\"replace\": \"other\"}"'
+`)
+	srv := llmtest.New(t, bashCall("echo hi"), llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, nil, "", "-c", cfg, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		`printed "continue", which a preTool hook cannot use — ignored`,
+		`printed "replace", which a stop hook cannot use — ignored`,
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("no %q in:\n%s", want, r.stderr)
+		}
+	}
+	if got := toolResult(t, srv, 1); !strings.HasSuffix(got, "[context added by a hook]\nmind the tabs") {
+		t.Errorf("the model read %q", got)
+	}
+	if n := len(srv.ChatRequests()); n != 2 {
+		t.Errorf("%d requests: the ignored continue went on", n)
+	}
+}
+
 // An MCP tool is matched as server/tool, and the hook reads that name.
 func TestHooksMCPName(t *testing.T) {
 	dir := t.TempDir()

@@ -201,6 +201,13 @@ func (r *Runner) Run(ctx context.Context, name string, in Input, ui any) Result 
 			}
 			continue
 		}
+		// A field its event has no use for is said, not dropped in
+		// silence: the hook's author meant something mm will not do.
+		for _, f := range out.unused(in.Event) {
+			if notice != nil {
+				notice.Notice(fmt.Sprintf("hook %s (%s) printed %q, which a %s hook cannot use — ignored", in.Event, shownCommand(h.Command), f, in.Event))
+			}
+		}
 		if report != nil {
 			for _, d := range []struct {
 				what string
@@ -251,6 +258,25 @@ const maxOutput = 1 << 20
 // reply is one hook's decision.
 type reply struct {
 	deny, replace, context, cont *string
+}
+
+// unused clears the fields of r that event has no use for (continue
+// outside stop; replace and context at stop) and names them.
+func (r *reply) unused(event string) []string {
+	var names []string
+	drop := func(name string, f **string) {
+		if *f != nil {
+			names = append(names, name)
+			*f = nil
+		}
+	}
+	if event == Stop {
+		drop("replace", &r.replace)
+		drop("context", &r.context)
+	} else {
+		drop("continue", &r.cont)
+	}
+	return names
 }
 
 // runOne runs h; msg says why its result is ignored ("" when it has
