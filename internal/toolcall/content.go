@@ -344,6 +344,9 @@ func (sc *scan) wrapped(start, p int, glm bool) (group, bool) {
 		}
 		r := skipSpace(s, e)
 		if r < len(s) && s[r] == '(' {
+			if g, ok := sc.olmoCallLines(start, p, q); ok { // rule_round10p.go
+				return g, true
+			}
 			return sc.pyCall(start, q, e, true)
 		}
 		if glm && (strings.HasPrefix(s[r:], "<arg_key>") || r >= len(s) || isCloserAt(s, r)) {

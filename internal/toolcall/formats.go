@@ -57,6 +57,7 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 	}
 	switch r.fail {
 	case failNone:
+		shaped := false
 		if v, ok := functionKeyReply(s, q, r.end, r.v, sc.ts); !strong && ok { // rule_callshapes.go
 			r.v = v
 			r.notes = append(r.notes, "function key read as the name")
@@ -67,8 +68,12 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 		if v, ok := callShapes(r.v, sc.ts, strong); ok && (strong || langChainAlone(s, q, r.end) || smolagentsAction(s, q, r.v)) { // rule_callshapes.go; langChainAlone: rule_redteam7.go
 			r.v = v
 			r.notes = append(r.notes, "another client's call object read")
+			shaped = true
 		}
 		cs, ok := callsFrom(r.v, r.notes, format, strong)
+		if shaped {
+			keepStringArgs(cs) // rule_round10p.go
+		}
 		if !ok {
 			if cs, ok := sc.genericEnvelope(q, r); ok {
 				return group{start: start, end: r.end, cands: cs}, true
@@ -171,7 +176,7 @@ func callObject(v any) (candidate, bool) {
 			c.fail, c.msg = failSyntax, "the arguments are not an object"
 			break
 		}
-		c.args = a
+		c.args, c.strArgs = a, true
 	case nil:
 	default:
 		c.fail, c.msg = failSyntax, "the arguments are not an object"

@@ -127,7 +127,7 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content)) { // m3ElementsOpenerLost: rule_round8g.go
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content)) { // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -191,6 +191,7 @@ type candidate struct {
 	// make it a non-call).
 	fromText bool
 	format   string
+	strArgs  bool // "arguments" a JSON string in a call object (rule_round10p.go)
 }
 
 // emit turns a candidate into a call or a rejection.
@@ -310,6 +311,9 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 			repairs = append(repairs, "arguments read from parameter tags")
 			c.xml = true
 			break
+		}
+		if stringArgsNotBody(c) { // rule_round10p.go
+			return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call must be a JSON object with %s, not a string; it was not run", name, argList(o))}, false
 		}
 		// A body that is not JSON is the value of the tool's single
 		// required string argument; broken JSON never is.
