@@ -487,7 +487,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 		lastEnd := sc.groups[last].end
 		before := sentenceBefore(prose, prev, sc.groups[first].start)
 		after := sentenceAfter(prose, min(lastEnd, len(sc.s)), max(next, lastEnd))
-		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) || shownRedTeam9(prose, sc.groups[first].start, before) { // shownRedTeam9: rule_redteam9.go
+		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) || shownRedTeam9(prose, sc.groups[first].start, before) || shownRedTeam10(prose, sc.groups[first].start, lastEnd) { // shownRedTeam9: rule_redteam9.go; shownRedTeam10: rule_redteam10.go
 			continue
 		}
 		kept = append(kept, g)
