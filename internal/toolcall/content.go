@@ -32,6 +32,14 @@ type scan struct {
 
 	cands []candidate
 	text  string
+
+	// Facts of the whole text that rules read again for each call, found
+	// once (asking them anew from each call was quadratic on a reply of
+	// many call lines).
+	toolCode     []toolCodeBlock // ```tool_code blocks, for inToolCode
+	toolCodeRead bool
+	pyBadLine    int // start of the last line pyEndsReply refuses, -1 for none
+	pyBadRead    bool
 }
 
 // maxGroups is more calls than one reply of a sane model holds.

@@ -58,7 +58,7 @@ func (sc *scan) olmoCallLines(start, wrapEnd, q int) (group, bool) {
 			return group{start: start, end: len(s), cands: cs}, true
 		}
 		n := skipSpace(s, end)
-		if n >= len(s) || strings.HasPrefix(strings.ToLower(s[n:]), "</function_calls>") {
+		if n >= len(s) || hasPrefixFold(s[n:], "</function_calls>") {
 			if len(cs) < 2 {
 				return group{}, false
 			}
@@ -138,4 +138,11 @@ func unreadableCallBlock(content string) bool {
 		}
 	}
 	return true
+}
+
+// hasPrefixFold is strings.HasPrefix without case, reading only the
+// prefix's length of s (lowering all of s again for each line of a long
+// block was quadratic).
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

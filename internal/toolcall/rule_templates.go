@@ -207,13 +207,44 @@ func (sc *scan) functionaryBare(q int) (group, bool) {
 // the call is written as Python in a ```tool_code block): a call there is
 // a call attempt even to a tool that is not declared.
 func (sc *scan) inToolCode(i int) bool {
-	s := sc.s
-	f := strings.LastIndex(s[:i], "```tool_code")
-	if f < 0 {
+	if !sc.toolCodeRead {
+		sc.toolCodeRead = true
+		sc.toolCode = toolCodeBlocks(sc.s)
+	}
+	// The last opener that ends before i; i is inside its block when its
+	// first line has ended before i and no fence has begun after that
+	// line and ended before i.
+	k := sort.Search(len(sc.toolCode), func(k int) bool { return sc.toolCode[k].open+len("```tool_code") > i }) - 1
+	if k < 0 {
 		return false
 	}
-	nl := strings.IndexByte(s[f:i], '\n')
-	return nl >= 0 && !strings.Contains(s[f+nl:i], "```")
+	b := sc.toolCode[k]
+	return b.body >= 0 && b.body < i && b.fence+len("```") > i
+}
+
+// toolCodeBlock is a ```tool_code opener at open, the newline ending its
+// line at body (-1: none), and the first fence from there at fence
+// (len(s): none).
+type toolCodeBlock struct{ open, body, fence int }
+
+func toolCodeBlocks(s string) []toolCodeBlock {
+	var out []toolCodeBlock
+	for from := 0; ; {
+		f := strings.Index(s[from:], "```tool_code")
+		if f < 0 {
+			return out
+		}
+		f += from
+		b := toolCodeBlock{open: f, body: -1, fence: len(s)}
+		if nl := strings.IndexByte(s[f:], '\n'); nl >= 0 {
+			b.body = f + nl
+			if c := strings.Index(s[b.body:], "```"); c >= 0 {
+				b.fence = b.body + c
+			}
+		}
+		out = append(out, b)
+		from = f + 1
+	}
 }
 
 // pyWholeReply is rule "pythonic_whole_reply" (vLLM's pythonic and

@@ -52,26 +52,50 @@ var (
 // it; with prose after it ("…in your own code.") it is an example shown to
 // the user.
 func (sc *scan) pyEndsReply(end int) bool {
-	for _, line := range strings.Split(sc.s[end:], "\n") {
-		t := strings.TrimSpace(line)
-		if t == "" {
-			continue
-		}
-		i := strings.IndexByte(t, '(')
-		if i <= 0 || !strings.HasSuffix(strings.TrimRight(t, ";"), ")") {
-			return false
-		}
-		name := strings.TrimSuffix(t[:i], ".call")
-		for k := 0; k < len(name); k++ {
-			if !isIdent(name[k]) && name[k] != '.' {
-				return false
+	s := sc.s
+	nl := strings.IndexByte(s[end:], '\n')
+	if nl < 0 {
+		return sc.pyTailLine(s[end:])
+	}
+	nl += end
+	if !sc.pyTailLine(s[end:nl]) {
+		return false
+	}
+	if !sc.pyBadRead {
+		// The lines after a call are read once for the whole text, from
+		// its end: the last one that is not a call is where no call
+		// before it ends the reply.
+		sc.pyBadRead, sc.pyBadLine = true, -1
+		for e := len(s); e >= 0; {
+			b := strings.LastIndexByte(s[:e], '\n') + 1
+			if !sc.pyTailLine(s[b:e]) {
+				sc.pyBadLine = b
+				break
 			}
+			e = b - 1
 		}
-		if sc.ts.resolve(name) == "" {
+	}
+	return sc.pyBadLine <= nl
+}
+
+// pyTailLine: a line that may follow a call ending the reply — blank, or
+// another name(…) of a declared tool.
+func (sc *scan) pyTailLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" {
+		return true
+	}
+	i := strings.IndexByte(t, '(')
+	if i <= 0 || !strings.HasSuffix(strings.TrimRight(t, ";"), ")") {
+		return false
+	}
+	name := strings.TrimSuffix(t[:i], ".call")
+	for k := 0; k < len(name); k++ {
+		if !isIdent(name[k]) && name[k] != '.' {
 			return false
 		}
 	}
-	return true
+	return sc.ts.resolve(name) != ""
 }
 
 // paramTags is rule "args_as_param_tags" (vmlx's Qwen parser fix,
