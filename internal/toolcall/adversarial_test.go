@@ -48,20 +48,24 @@ func TestDegenerateRepliesStayFast(t *testing.T) {
 		"minicpm params":     rep(`<function name="bash"><param name="command">`),
 		"transcript turns":   rep("User: hi\nAssistant: <tool_call>"),
 		// Round 10's formats and lead-in rules.
-		"action smolagents": rep("Action:\n{\"tool_name\": \"bash\", \"tool_arguments\": {\"command\": \"ls\"}}\n"),
-		"olmo3 lines":       "<function_calls>" + rep("bash(command=\"ls\")\n"),
-		"olmo3 blocks":      rep("<function_calls>bash(command=\"ls\")\n"),
-		"python lines":      rep("bash(command=\"ls\")\n"),
-		"tool_code lines":   "```tool_code\n" + rep("bash(command=\"ls\")\n"),
-		"python then prose": rep("bash(command=\"ls\")\nprose\n"),
-		"quoting lead-ins":  rep("The subagent then did this:\n<tool_call>\n"),
-		"wrong right pairs": rep("Wrong:\nx\nRight:\n<tool_call>{"),
-		"answer labels":     rep("Answer:\n{\"name\": \"bash\", \"arguments\": "),
-		"quoted markup":     rep(`"<tool_call>" `),
-		"string arguments":  rep(`<tool_call>{"name": "bash", "arguments": "ls"}</tool_call>`),
+		"action smolagents":  rep("Action:\n{\"tool_name\": \"bash\", \"tool_arguments\": {\"command\": \"ls\"}}\n"),
+		"olmo3 lines":        "<function_calls>" + rep("bash(command=\"ls\")\n"),
+		"olmo3 blocks":       rep("<function_calls>bash(command=\"ls\")\n"),
+		"python lines":       rep("bash(command=\"ls\")\n"),
+		"tool_code lines":    "```tool_code\n" + rep("bash(command=\"ls\")\n"),
+		"python then prose":  rep("bash(command=\"ls\")\nprose\n"),
+		"functionary lines":  rep(">>>bash\n{\"command\": \"ls\"}\n"),
+		"fenced functionary": rep("```\n>>>bash\n{\"command\": \"ls\"}\n```\n"),
+		"logged headers":     rep("Log:\nassistantcommentary to=functions.bash json{\"command\": \"ls\"}\n"),
+		"after final":        "assistantfinal" + rep(" to=functions.bash json{} "),
+		"quoting lead-ins":   rep("The subagent then did this:\n<tool_call>\n"),
+		"wrong right pairs":  rep("Wrong:\nx\nRight:\n<tool_call>{"),
+		"answer labels":      rep("Answer:\n{\"name\": \"bash\", \"arguments\": "),
+		"quoted markup":      rep(`"<tool_call>" `),
+		"string arguments":   rep(`<tool_call>{"name": "bash", "arguments": "ls"}</tool_call>`),
 	}
 	// Inputs made of whole calls, which may rightly run one.
-	wholeCalls := map[string]bool{"quotes": true, "calling tool lines": true, "whole langchain": true, "whole smolagents": true, "whole headers": true, "action smolagents": true, "olmo3 lines": true, "olmo3 blocks": true, "python lines": true, "tool_code lines": true}
+	wholeCalls := map[string]bool{"quotes": true, "calling tool lines": true, "whole langchain": true, "whole smolagents": true, "whole headers": true, "action smolagents": true, "olmo3 lines": true, "olmo3 blocks": true, "python lines": true, "tool_code lines": true, "functionary lines": true}
 	tools := toolsFor(t)
 	for name, in := range inputs {
 		start := time.Now()

@@ -40,6 +40,12 @@ type scan struct {
 	toolCodeRead bool
 	pyBadLine    int // start of the last line pyEndsReply refuses, -1 for none
 	pyBadRead    bool
+	fenceLines   []int // starts of the ``` and ~~~ lines, for insideFence
+	fencesRead   bool
+	// strippedAfterFinal's stripped harmony headers: where each
+	// "assistantfinal" starts, and where each later header starts.
+	finals, headers []int
+	headersRead     bool
 }
 
 // maxGroups is more calls than one reply of a sane model holds.

@@ -434,7 +434,7 @@ func (sc *scan) harmonyCall(m harmonyMsg) {
 // …commentary to=functions.NAME json{…}.
 func (sc *scan) strippedHarmony(j int) (group, bool) {
 	s := sc.s
-	if !strippedHeaderAt(s, j) {
+	if !sc.strippedHeaderAt(j) {
 		return group{}, false
 	}
 	p := j + len("to=")

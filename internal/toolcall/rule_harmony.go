@@ -117,7 +117,8 @@ func skipContentType(s string, q int) int {
 // special tokens removed, a header still reads ROLE+CHANNEL then to=…
 // ("assistantcommentary to=functions.bash json{…}"). A to= that follows
 // anything else is a sentence that mentions a recipient, not a call.
-func strippedHeaderAt(s string, j int) bool {
+func (sc *scan) strippedHeaderAt(j int) bool {
+	s := sc.s
 	k := j
 	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
 		k--
@@ -126,7 +127,7 @@ func strippedHeaderAt(s string, j int) bool {
 		return true
 	}
 	// Inside a stripped reply's final answer: rule_redteam9.go.
-	if strippedAfterFinal(s, j) {
+	if sc.strippedAfterFinal(j) {
 		return false
 	}
 	// The header glued to the end of the analysis message before it

@@ -1,6 +1,9 @@
 package toolcall
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Narrowings of the recovery rules, each written from the format or the
 // markup that the red-team cases (testdata/widened-adversarial.jsonl) showed
@@ -113,14 +116,38 @@ func strippedHarmonyReply(s string) bool {
 // fence (an odd number of fence lines above it): indentation there is the
 // fence's content, not an indented code block.
 func insideFence(s string, ls int) bool {
-	n := 0
-	for _, line := range strings.Split(s[:ls], "\n") {
-		t := strings.TrimLeft(line, " ")
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			n++
+	return len(fenceLines(s[:ls]))%2 == 1
+}
+
+// fenceLines are the starts of the lines of s that open or close a fence.
+func fenceLines(s string) []int {
+	var out []int
+	for ls := 0; ls <= len(s); {
+		e := strings.IndexByte(s[ls:], '\n')
+		if e < 0 {
+			e = len(s)
+		} else {
+			e += ls
 		}
+		t := strings.TrimLeft(s[ls:e], " ")
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			out = append(out, ls)
+		}
+		ls = e + 1
 	}
-	return n%2 == 1
+	return out
+}
+
+// insideFence is insideFence(sc.s, ls) for a line start ls, with the
+// fence lines found once for the text (a rule that asks at every trigger
+// read the whole text before each again).
+func (sc *scan) insideFence(ls int) bool {
+	if !sc.fencesRead {
+		sc.fencesRead, sc.fenceLines = true, fenceLines(sc.s)
+	}
+	// The fence lines that start before ls (a fence line cut at ls by
+	// s[:ls] is the same line: ls is a line start).
+	return sort.SearchInts(sc.fenceLines, ls)%2 == 1
 }
 
 // listedExample is rule "markdown tables and labelled list items are text"

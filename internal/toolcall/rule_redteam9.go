@@ -1,6 +1,9 @@
 package toolcall
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Red team round 9 (testdata/widened-adversarial-round9.jsonl): the
 // narrowings of rounds 8f–9v's rules and of the stripped-harmony reading
@@ -173,12 +176,43 @@ func hasToolNameKey(m map[string]any) bool {
 // (…assistantfinal…) is inside the final answer — harmony ends the turn
 // with the final message, so no call follows it — unless a new header
 // (assistantcommentary, assistantanalysis) opens after that final message.
-func strippedAfterFinal(s string, j int) bool {
-	head := s[:j]
-	f := strings.LastIndex(head, "assistantfinal")
-	if f < 0 {
+// The headers are found once for the text (searching back from every
+// to= was quadratic on a reply of many).
+func (sc *scan) strippedAfterFinal(j int) bool {
+	const final = "assistantfinal"
+	if !sc.headersRead {
+		sc.headersRead = true
+		sc.finals = allIndex(sc.s, final)
+		sc.headers = append(allIndex(sc.s, "assistantcommentary"), allIndex(sc.s, "assistantanalysis")...)
+		sort.Ints(sc.headers)
+	}
+	// The last final header that ends by j.
+	k := sort.Search(len(sc.finals), func(k int) bool { return sc.finals[k]+len(final) > j }) - 1
+	if k < 0 {
 		return false
 	}
-	rest := head[f+len("assistantfinal"):]
-	return !strings.Contains(rest, "assistantcommentary") && !strings.Contains(rest, "assistantanalysis")
+	// The first header after it: two never overlap, so it ends first.
+	from := sc.finals[k] + len(final)
+	h := sort.SearchInts(sc.headers, from)
+	if h == len(sc.headers) {
+		return true
+	}
+	size := len("assistantanalysis")
+	if strings.HasPrefix(sc.s[sc.headers[h]:], "assistantcommentary") {
+		size = len("assistantcommentary")
+	}
+	return sc.headers[h]+size > j
+}
+
+// allIndex are the starts of every occurrence of sub in s.
+func allIndex(s, sub string) []int {
+	var out []int
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return out
+		}
+		out = append(out, from+i)
+		from += i + 1
+	}
 }

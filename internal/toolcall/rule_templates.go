@@ -156,7 +156,7 @@ func (sc *scan) functionaryRecipient(j int) (group, bool) {
 	for nl < len(s) && (s[nl] == ' ' || s[nl] == '\t' || s[nl] == '\r') {
 		nl++
 	}
-	if nl >= len(s) || s[nl] != '\n' || s[p:e] == "all" || insideFence(s, strings.LastIndexByte(s[:j], '\n')+1) {
+	if nl >= len(s) || s[nl] != '\n' || s[p:e] == "all" || sc.insideFence(strings.LastIndexByte(s[:j], '\n')+1) {
 		return group{}, false
 	}
 	q := skipSpace(s, nl+1)
