@@ -255,12 +255,21 @@ func (sc *scan) tag(j int, t xtag) (group, bool) {
 	}
 	switch t.name {
 	case "function", "invoke":
+		if inlineFunctionMention(sc.s, j, t) { // rule_round10a.go
+			return group{}, false
+		}
 		if t.eq != "" || t.attrs["name"] != "" {
 			sc.sawOpener = true
 			return sc.xmlCall(j, j, t)
 		}
 	case "tool_response", "tool_result", "tool_output":
 		return sc.outputTag(j, t), true
+	}
+	if g, ok := sc.dsmlNamedCall(j, t); ok { // rule_round10a.go
+		return g, true
+	}
+	if g, ok := sc.hy3Call(j, t); ok { // rule_round10a.go
+		return g, true
 	}
 	if g, ok := sc.namedWrapper(j, t); ok {
 		return g, true

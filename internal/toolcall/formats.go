@@ -616,6 +616,7 @@ func (sc *scan) xmlCall(start, j int, t xtag) (group, bool) {
 	var bodyText strings.Builder
 	p := t.end
 	closed := false
+	ownKey, swallowed := "", false // ownNameCloser: rule_round10a.go
 loop:
 	for {
 		p = skipSpace(s, p)
@@ -625,6 +626,12 @@ loop:
 		switch s[p] {
 		case '<':
 			if kvp, next, ok := readParam(s, p); ok {
+				if ownKey != "" && len(args) > 0 {
+					swallowed = true
+				}
+				if kvp.ownCloser && ownKey == "" {
+					ownKey = kvp.k
+				}
 				v := kvp.v
 				if _, dup := args[kvp.k]; dup {
 					notes = append(notes, "duplicate parameter "+kvp.k+" ignored")
@@ -694,6 +701,9 @@ loop:
 		}
 	}
 	c := candidate{name: name, fromText: true, format: format, notes: notes}
+	if swallowed {
+		c.fail, c.msg = failSyntax, "the "+ownKey+" parameter is closed by </"+ownKey+">, not </parameter>, so the parameters after it cannot be told from its value"
+	}
 	switch {
 	case body != nil:
 		c.args = body

@@ -360,6 +360,9 @@ type kv struct {
 	k    string
 	v    any
 	json bool // DSML string="false": the value is JSON
+	// ownCloser: the value ends with a closer named after its own key
+	// instead of </parameter> (ownNameCloser: rule_round10a.go).
+	ownCloser bool
 }
 
 // readParam reads one <parameter=…> (or <parameter name="…">) at s[p].
@@ -412,7 +415,7 @@ func readParam(s string, p int) (kv, int, bool) {
 		raw = messageEndValue(cutPartialCloser(raw), ve == len(s))
 	}
 	val := xmlValue(raw)
-	out := kv{k: key, v: val, json: isJSON}
+	out := kv{k: key, v: val, json: isJSON, ownCloser: !closed && ownNameCloser(key, raw)}
 	if xmlNullValue(dsml, val) { // rule_round7c.go
 		out.v = nil
 	}
