@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"mm/internal/llmtest"
+
+	"github.com/creack/pty"
 )
 
 // A key that moves the highlight, once the guard has let it through, makes
@@ -96,6 +98,37 @@ func TestTUILongPermissionKeepsKeys(t *testing.T) {
 	s.wait("the whole request is in the conversation (PgUp)")
 	s.send("\x1b[5~") // PgUp
 	s.wait("echo line59")
+	s.send("\x1b[F") // End
+	s.answer("a")
+	s.wait("ran it")
+}
+
+// A request that fitted the permission zone, cut when the window shrinks
+// under it, is put in the conversation then, where PgUp reaches its end.
+func TestTUIPermissionCutByResize(t *testing.T) {
+	var cmd []string
+	for i := range 8 {
+		cmd = append(cmd, fmt.Sprintf("echo line%02d", i))
+	}
+	args, _ := json.Marshal(map[string]string{"command": strings.Join(cmd, "\n")})
+	srv := llmtest.New(t, call("bash", string(args)), llmtest.Turn{Text: "ran it"})
+	s := startTUI(t, t.TempDir(), srv, []string{"AGENT_YOLO=false"})
+	s.wait("Ctrl-D quits")
+	s.send("some\r")
+	s.wait("echo line07")
+	s.wait("[a] allow once")
+	if strings.Contains(s.screen(), "more line(s)") {
+		t.Fatalf("the request was cut at 24 rows:\n%s", s.screen())
+	}
+	s.mu.Lock()
+	s.emu.Resize(80, 12)
+	s.mu.Unlock()
+	if err := pty.Setsize(s.tty, &pty.Winsize{Rows: 12, Cols: 80}); err != nil {
+		t.Fatal(err)
+	}
+	s.wait("the whole request is in the conversation (PgUp)")
+	s.send("\x1b[5~") // PgUp
+	s.wait("echo line07")
 	s.send("\x1b[F") // End
 	s.answer("a")
 	s.wait("ran it")

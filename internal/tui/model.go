@@ -453,6 +453,20 @@ func (m *model) permLines() (head, keys []string, cut int) {
 	return head, keys, cut
 }
 
+// permWhole puts the request asked about in the conversation, once, when
+// the permission zone cuts it (on arrival, or when the window shrinks
+// later): a command is answered only once it can be read to its end, as
+// the line mode prints it whole, and PgUp reaches it there.
+func (m *model) permWhole() {
+	if m.perm == nil || m.perm.whole {
+		return
+	}
+	if _, _, cut := m.permLines(); cut > 0 {
+		m.addBlock(blockOutput, m.perm.head)
+		m.perm.whole = true
+	}
+}
+
 // zone is what stands at the bottom: the permission zone or the input box.
 func (m *model) zone() string {
 	if m.form != nil {
@@ -576,6 +590,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.dirty = true
+		m.permWhole() // a smaller window may cut a request that fitted
 		m.resize()
 		m.layout()
 		return nil
@@ -614,13 +629,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 	case permMsg:
 		m.perm = &msg
-		if _, _, cut := m.permLines(); cut > 0 {
-			// The whole request where PgUp reaches it: a command is
-			// answered only once it can be read to its end, as the line
-			// mode prints it whole.
-			m.addBlock(blockOutput, msg.head)
-			m.perm.whole = true
-		}
+		m.permWhole()
 		m.permShown = time.Now()
 		m.ta.Blur()
 		m.resize()
