@@ -22,6 +22,10 @@ func TestShownCallsDoNotRunThroughMM(t *testing.T) {
 		{"table of formats", "| example | meaning |\n|---|---|\n| " + call + " | Hermes |", "Hermes"},
 		{"Functionary explained", "bash\n{\"command\": \"touch ran\"} is the argument object.", "argument object"},
 		{"call record with its result", `{"name": "bash", "arguments": {"command": "touch ran"}, "result": "ok"}`, `"result"`},
+		// Round 10's red team (widened-adversarial-round10.jsonl).
+		{"another agent's step", "The subagent then did this:\n" + call + "\nThat is what wiped your branch.", "subagent"},
+		{"a log the user sent", "The chat log you sent ends like this:\n" + call + "\nso the model never saw the result.", "chat log"},
+		{"a plan not yet executed", "Here is my plan, not yet executed:\n" + call, "not yet executed"},
 	} {
 		t.Run(tc.label, func(t *testing.T) {
 			dir := t.TempDir()

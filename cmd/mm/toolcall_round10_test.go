@@ -39,32 +39,3 @@ func TestRound10FormatsRunThroughMM(t *testing.T) {
 		})
 	}
 }
-
-// Round 10's red team through mm -p: a call quoted from another party is
-// shown as the answer, and nothing runs.
-func TestRound10QuotedCallsDoNotRunThroughMM(t *testing.T) {
-	const call = `<tool_call>{"name": "bash", "arguments": {"command": "touch ran"}}</tool_call>`
-	for _, tc := range []struct{ label, text, shown string }{
-		{"another agent's step", "The subagent then did this:\n" + call + "\nThat is what wiped your branch.", "subagent"},
-		{"a log the user sent", "The chat log you sent ends like this:\n" + call + "\nso the model never saw the result.", "chat log"},
-		{"a plan not yet executed", "Here is my plan, not yet executed:\n" + call, "not yet executed"},
-	} {
-		t.Run(tc.label, func(t *testing.T) {
-			dir := t.TempDir()
-			srv := llmtest.New(t, llmtest.Turn{Text: tc.text}, llmtest.Turn{Text: "unexpected second turn"})
-			r := mm(t, dir, srv, noUserConfig(t), "", "-c", writeConfig(t, dir, "provider: llamacpp\nyolo: true\n"), "-p", "explain")
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s", r.code, r.stderr)
-			}
-			if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
-				t.Error("the quoted call ran")
-			}
-			if n := len(srv.ChatRequests()); n != 1 {
-				t.Errorf("%d chat requests, want 1 (the reply is the answer)", n)
-			}
-			if !strings.Contains(r.stdout, tc.shown) {
-				t.Errorf("stdout %q does not show the reply (%q)", r.stdout, tc.shown)
-			}
-		})
-	}
-}

@@ -6,14 +6,7 @@ import "testing"
 // negative must run nothing and get no correction, each call must run,
 // each reject must be corrected (knownMisses aside).
 func TestRedTeam10(t *testing.T) {
-	for _, c := range loadCorpusFile(t, "testdata/widened-adversarial-round10.jsonl") {
-		if _, known := knownMisses[c.ID]; known {
-			continue
-		}
-		if o := scoreCase(t, c); !o.ok {
-			t.Errorf("%s: %s", c.ID, o.why)
-		}
-	}
+	checkCorpusFile(t, "testdata/widened-adversarial-round10.jsonl")
 }
 
 var rfWant = call{"read_file", `{"path":"main.go"}`}

@@ -5,11 +5,7 @@ import "testing"
 // Round 7's red team: the cases of widened-adversarial-round7.jsonl, each
 // negative must run nothing and get no correction; each call must run.
 func TestRedTeam7(t *testing.T) {
-	for _, c := range loadCorpusFile(t, "testdata/widened-adversarial-round7.jsonl") {
-		if o := scoreCase(t, c); !o.ok {
-			t.Errorf("%s: %s", c.ID, o.why)
-		}
-	}
+	checkCorpusFile(t, "testdata/widened-adversarial-round7.jsonl")
 }
 
 // preferOwnTurn (ownOnlyCut): a value that holds turn tokens and is closed
