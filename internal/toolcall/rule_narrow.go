@@ -202,7 +202,7 @@ func gemmaStrippedAt(s string, j int) bool {
 	}
 	// FunctionGemma's marker is read by functionGemma (rule_round5c.go)
 	// alone: one it left as it is is markup named in prose (round 6).
-	if strings.HasSuffix(s[:k], fgStart) {
+	if strings.HasSuffix(s[:k], fgStart) || functionGemmaCopyAt(s, k) { // functionGemmaCopyAt: rule_round11h.go
 		return false
 	}
 	return k == 0 || s[k-1] == '\n' || s[k-1] == '>' || s[k-1] == '|'

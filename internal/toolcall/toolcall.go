@@ -101,6 +101,10 @@ func recoverReply(in Input) Result {
 	ts := newToolset(in.Tools)
 	truncated := in.FinishReason == "length"
 	var res Result
+	if c := functionGemmaUnstopped(in.Content); c != in.Content { // rule_round11h.go
+		in.Content = c
+		truncated = false // the token limit cut a copy, not the call kept
+	}
 	in.Content = glmSecondOpener(minimaxNamespace(minimaxAnglesLost(functionGemma(gemmaStrayChannel(in.Content)), ts)), ts) // gemmaStrayChannel: rule_round7e.go
 
 	for _, rc := range in.ToolCalls {
