@@ -352,6 +352,8 @@ var knownMisses = map[string]string{
 	"structured_args-b017":   "a tool word glued to an opaque MCP id: only a suffix match would read it",
 	"bare_json-o004":         "{\"function\": {name, arguments}} outside call markup: round 4a corrects a written tool_calls element, running this part of one would contradict it",
 	"glm-l002":               "'name: bash, arguments: {}' inside <tool_call>: no parser reads it as a call (LocalAI's test calls it garbage); nothing runs, no correction",
+	"hermes-11t018":          "'Now the Python version:' before python3 --version: the words are those of 'Now the Hermes version:' before a shown format (negative_quoted-11t019); only the call tells them apart",
+	"hermes-11t028":          "'You shared the output, and the panic comes from cache.go:': a place, not a step, after the paste; reading it as the model's would also run 'You pasted this, and the call is in deploy.sh:'",
 }
 
 // TestCorpusProvenance checks that every case says where it comes from

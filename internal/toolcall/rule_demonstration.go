@@ -15,7 +15,7 @@ func demonstrationLead(before string) bool {
 	t = strings.TrimRight(t, ":.-–— \t")
 	for _, tail := range demonstrationTails {
 		if strings.HasSuffix(t, tail) {
-			return !actsIn(before) && !announcesAct(before) // actsIn: rule_redteam7.go
+			return !actsIn(before) && !announcesAct(before) && !ownGerundStep(before) // actsIn: rule_redteam7.go; ownGerundStep: rule_redteam11.go
 		}
 	}
 	return false

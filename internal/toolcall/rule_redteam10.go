@@ -106,7 +106,10 @@ var leadingGerundRe = lazyRegexp(`^\s*(?:(?i:now|then|so|ok|okay|next|first|righ
 // (rule_redteam9.go): the subject is not the model, so what follows is
 // quoted, not made.
 func quotesOtherParty(l string) bool {
-	if (otherPartyRe().MatchString(l) || modelWritesRe().MatchString(l)) && (purposeRe().MatchString(l) || relayedRe().MatchString(l)) {
+	if behaviourThenStep(l) || userLogThenStep(l) || softwareVersion(l) {
+		return false // rule_redteam11.go: a bug described, then the model's step; a tool's version
+	}
+	if (otherPartyRe().MatchString(l) || modelWritesRe().MatchString(l)) && (purposeRe().MatchString(l) && purposeNotPointing(l) || relayedRe().MatchString(l)) { // purposeNotPointing: rule_redteam11.go
 		return false // "To see what Go outputs:" asks what the call will show (rule_intent_wide.go)
 	}
 	for _, re := range []func() *regexp.Regexp{otherPartyRe, otherPartyLabelRe, userLogRe, formatNamedRe, modelWritesRe, translatedRe, quotedTextRe, askedJSONRe, pasteThisRe, notYetRunRe} {
@@ -140,7 +143,7 @@ var (
 // of a format does: an indefinite or distributive subject (a, each, every)
 // is any call, not the one the model makes now.
 func describesCall(l string) bool {
-	return callDescribedRe().MatchString(l) || validCallRe().MatchString(l)
+	return callDescribedNarrow(l) || validCallRe().MatchString(l) // callDescribedNarrow: rule_redteam11.go
 }
 
 var (

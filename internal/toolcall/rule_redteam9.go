@@ -96,7 +96,8 @@ var quotesExactRe = lazyRegexp(`(?i)\b(this|that|the following)\s+(exact\s+|lite
 // shownRedTeam9 holds the round's lead-in rules for finish (content.go).
 func shownRedTeam9(prose string, start int, before string) bool {
 	b := strings.Join(strings.Fields(before), " ")
-	return transcriptTurn(prose, start) || quotesUserPaste(b) || quotesExactRe().MatchString(b) && !firstPersonRe().MatchString(b)
+	// stepAfterPaste, ownGerundStep: rule_redteam11.go.
+	return transcriptTurn(prose, start) || quotesUserPaste(b) && !stepAfterPaste(b) || quotesExactRe().MatchString(b) && !firstPersonRe().MatchString(b) && !ownGerundStep(b)
 }
 
 // ownStepAfterReport: a quoting lead-in (reported_return, quotes_report)

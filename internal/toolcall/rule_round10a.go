@@ -186,7 +186,7 @@ func namesMarkup(before string) bool {
 	if strings.Contains(l, "here is") || strings.Contains(l, "here's") {
 		return false
 	}
-	return !actsIn(before) && !announcesAct(before)
+	return !actsIn(before) && !announcesAct(before) && !ownRetryMarkup(before) // ownRetryMarkup: rule_redteam11.go
 }
 
 // inlineFunctionMention is rule "inline_function_mention": a
