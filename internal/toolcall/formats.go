@@ -283,7 +283,9 @@ func partialCalls(v any, notes []string, format string, strong bool, complete in
 		_, hasArgs := x["arguments"]
 		_, hasParams := x["parameters"]
 		if name != "" && (hasArgs || hasParams) || strong {
-			return []candidate{cut(name)}
+			c := cut(name)
+			c.cutNoArgs = emptyCutArguments(x) // rule_round11s.go
+			return []candidate{c}
 		}
 	case []any:
 		var out []candidate
@@ -986,6 +988,10 @@ func pyArgs(s, name string, p int) (candidate, int, bool) {
 		if s[p] == ')' {
 			p++
 			break
+		}
+		if key, ok := pyCutBeforeValue(s, p); ok { // rule_round11s.go
+			c.fail, c.cutKey = failEOF, key
+			return c, len(s), true
 		}
 		if m := kwRe().FindStringSubmatch(s[p:min(len(s), p+100)]); m != nil {
 			key := m[1]

@@ -105,7 +105,7 @@ func recoverReply(in Input) Result {
 		in.Content = c
 		truncated = false // the token limit cut a copy, not the call kept
 	}
-	in.Content = glmSecondOpener(minimaxNamespace(minimaxAnglesLost(functionGemma(gemmaStrayChannel(in.Content)), ts)), ts) // gemmaStrayChannel: rule_round7e.go
+	in.Content = glmSecondOpener(minimaxNamespace(minimaxAnglesLost(functionGemma(gemmaStrayChannel(step3Steptml(in.Content))), ts)), ts) // gemmaStrayChannel: rule_round7e.go; step3Steptml: rule_round11s.go
 
 	for _, rc := range in.ToolCalls {
 		rc.Name = glmSecondOpener(rc.Name, ts)
@@ -195,7 +195,11 @@ type candidate struct {
 	// make it a non-call).
 	fromText bool
 	format   string
-	strArgs  bool // "arguments" a JSON string in a call object (rule_round10p.go)
+	strArgs  bool   // "arguments" a JSON string in a call object (rule_round10p.go)
+	cutKey   string // a pythonic call cut right after cutKey= (rule_round11s.go)
+	// cutNoArgs: a JSON call cut with its arguments object still empty
+	// (rule_round11s.go)
+	cutNoArgs bool
 }
 
 // emit turns a candidate into a call or a rejection.
@@ -250,6 +254,12 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 		return nil, nil, true
 	}
 	if c.fail == failEOF {
+		if c.cutKey != "" { // pyCutBeforeValue: rule_round11s.go
+			return nil, &Rejection{Name: c.name, Truncated: true, Reason: cutKeyReason(ts.resolve(c.name), display, echoName(c.cutKey))}, false
+		}
+		if n := ts.resolve(c.name); c.cutNoArgs && n != "" { // cutBeforeArguments: rule_round11s.go
+			return nil, &Rejection{Name: c.name, Truncated: true, Reason: cutBeforeArguments(n, argList(ts.schema(n)))}, false
+		}
 		return nil, &Rejection{Name: c.name, Truncated: true, Reason: neverClosesReason(ts.resolve(c.name), display)}, false
 	}
 	name := ts.resolve(c.name)
