@@ -96,6 +96,7 @@ func notIntended(before, after string) bool {
 		return strings.ReplaceAll(strings.Join(strings.Fields(w), " "), "’", "'")
 	}
 	before = strayWordLine(before) // rule_round10a.go
+	raw := before
 	before, after = norm(before), norm(after)
 	// The lead-in ends at the call, not at the fence opened for it.
 	before = strings.TrimSpace(fenceTailRe().ReplaceAllString(before, ""))
@@ -111,7 +112,7 @@ func notIntended(before, after string) bool {
 	}
 	// rule_round7b.go; echoedText: rule_round7e.go; demonstrationLead:
 	// rule_demonstration.go; rule_round8f.go; quotesReport: rule_round8g.go.
-	return notIntendedWide(before, after) || notIntendedRound7b(before) || echoedText(before) || demonstrationLead(before) || notIntendedRound8f(before) || quotesReport(before) || namesMarkup(before) // namesMarkup: rule_round10a.go
+	return notIntendedWide(before, after) || notIntendedRound7b(before) || echoedText(before) || demonstrationLead(before) || notIntendedRound8f(before) || quotesReport(before) || namesMarkup(before, raw) // namesMarkup: rule_round10a.go
 }
 
 var (

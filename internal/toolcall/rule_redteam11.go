@@ -231,14 +231,17 @@ func ownRetryMarkup(before string) bool {
 	if bs := sentenceStartRe().FindAllStringIndex(before[:m[0]], -1); len(bs) > 0 {
 		from = bs[len(bs)-1][1]
 	}
-	return !markupElsewhereRe().MatchString(before[from:]) && !markupQuotedRe().MatchString(before)
+	// Its line (a line above is another sentence of the reply: "The
+	// README says to run make; here it is:" says nothing of the block).
+	line := strings.LastIndexByte(before[:m[0]], '\n') + 1
+	return !markupElsewhereRe().MatchString(before[from:]) && !markupQuotedRe().MatchString(before[line:])
 }
 
 var (
 	ownMarkupRe       = lazyRegexp("(?i)\\b(?:my\\s+(?:(?:previous|last|earlier|first)\\s+)?|(?:the|that)\\s+(?:previous|last|earlier)\\s+)[`\"']?<?/?(?:tool_call|tool_calls|function_calls|invoke)>?[`\"']?\\s+(?:block|blocks|tag|tags|call|wrapper|markup)\\b")
 	retryWordRe       = lazyRegexp(`(?i)\b(?:again|once more|corrected|fixed|retrying|resending|retry|one more time)\b`)
 	markupElsewhereRe = lazyRegexp(`(?i)\b(?:readme|docs?|documentation|example|examples|log|logs|transcript|prompt|template|spec|fixture|tests?|parser|format|syntax)\b|\b(?:model|agent|assistant|bot|server|llm|subagent)'s\b|\b(?:your|their|its|his|her)\b`)
-	// Anywhere in the lead-in: the block is in a document, a log or
+	// Anywhere on the block's line: the block is in a document, a log or
 	// another party's output.
 	markupQuotedRe = lazyRegexp(`(?i)\b(?:readme|docs|documentation|example|log|logs|transcript|quoted?|pasted|sent)\b|\b(?:model|agent|assistant|bot|server|llm|subagent)'s\b|\b(?:your|their)\b`)
 )

@@ -178,7 +178,10 @@ var markupNamedRe = lazyRegexp("(?i)[`\"']?<?/?\\b(tool_call|tool_calls|function
 // ("Let me read it:"), not how the markup is built; a lead-in that also
 // announces the model's own step (announcesAct, actsIn) still leads into a
 // real call.
-func namesMarkup(before string) bool {
+//
+// raw is the lead-in with its line breaks (before has them folded), for
+// own_markup_retry, which reads the line that names the block.
+func namesMarkup(before, raw string) bool {
 	if !markupNamedRe().MatchString(before) {
 		return false
 	}
@@ -186,7 +189,7 @@ func namesMarkup(before string) bool {
 	if strings.Contains(l, "here is") || strings.Contains(l, "here's") {
 		return false
 	}
-	return !actsIn(before) && !announcesAct(before) && !ownRetryMarkup(before) // ownRetryMarkup: rule_redteam11.go
+	return !actsIn(before) && !announcesAct(before) && !ownRetryMarkup(raw) // ownRetryMarkup: rule_redteam11.go
 }
 
 // inlineFunctionMention is rule "inline_function_mention": a
