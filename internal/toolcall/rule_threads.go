@@ -37,7 +37,26 @@ func argsHoldCall(body string) bool {
 	if strings.Contains(body, "<parameter=") || strings.Contains(body, "</parameter>") || strings.Contains(body, "</function>") {
 		return true
 	}
+	for _, m := range callMarkupInBody {
+		if strings.Contains(body, m) {
+			return true
+		}
+	}
 	return argsKeyRe().MatchString(body) && nameKeyRe().MatchString(body)
+}
+
+// callMarkupInBody is rule "body_holds_call_markup": a body that is not
+// JSON is taken as the tool's one string argument, but not when it holds
+// another format's call or argument markup — GLM's <arg_key>/<arg_value>
+// pairs, Kimi's and DeepSeek's call tokens, a Hermes block, an <invoke>
+// (MiniMax, Step3), Mistral's [TOOL_CALLS], harmony's tokens. A model
+// that wrote one format inside another meant arguments, not a path or a
+// command spelled in markup (round 11s found DeepSeek's reader running
+// read_file on a Step3 <steptml:invoke> body); the call is corrected, as
+// a body of broken JSON is.
+var callMarkupInBody = []string{
+	"<arg_key>", "<arg_value>", "<|tool_call", "<｜tool", "<tool_call>", "<invoke ", "<invoke>",
+	"<parameter name=", "<steptml:", "[TOOL_CALLS]", "<function_calls>", "<|channel|>", "<|message|>",
 }
 
 var (
