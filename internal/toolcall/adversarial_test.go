@@ -58,14 +58,19 @@ func TestDegenerateRepliesStayFast(t *testing.T) {
 		"fenced functionary": rep("```\n>>>bash\n{\"command\": \"ls\"}\n```\n"),
 		"logged headers":     rep("Log:\nassistantcommentary to=functions.bash json{\"command\": \"ls\"}\n"),
 		"after final":        "assistantfinal" + rep(" to=functions.bash json{} "),
-		"quoting lead-ins":   rep("The subagent then did this:\n<tool_call>\n"),
-		"wrong right pairs":  rep("Wrong:\nx\nRight:\n<tool_call>{"),
-		"answer labels":      rep("Answer:\n{\"name\": \"bash\", \"arguments\": "),
-		"quoted markup":      rep(`"<tool_call>" `),
-		"string arguments":   rep(`<tool_call>{"name": "bash", "arguments": "ls"}</tool_call>`),
+		// Round 11's formats.
+		"steptml invokes":       rep("<｜tool▁call▁begin｜>function<｜tool▁sep｜><steptml:invoke name=\"bash\"><steptml:parameter name=\"command\">"),
+		"functiongemma repeats": "<start_function_call>call:bash{command:<escape>ls<escape>}<end_function_call>" + rep("call:bash{command:<escape>ls<escape>}<end_function_call>"),
+		"cut pythonic values":   rep("bash(command="),
+		"retry lead-ins":        rep("The previous <tool_call> block was cut off, so again:\n"),
+		"quoting lead-ins":      rep("The subagent then did this:\n<tool_call>\n"),
+		"wrong right pairs":     rep("Wrong:\nx\nRight:\n<tool_call>{"),
+		"answer labels":         rep("Answer:\n{\"name\": \"bash\", \"arguments\": "),
+		"quoted markup":         rep(`"<tool_call>" `),
+		"string arguments":      rep(`<tool_call>{"name": "bash", "arguments": "ls"}</tool_call>`),
 	}
 	// Inputs made of whole calls, which may rightly run one.
-	wholeCalls := map[string]bool{"quotes": true, "calling tool lines": true, "whole langchain": true, "whole smolagents": true, "whole headers": true, "action smolagents": true, "olmo3 lines": true, "olmo3 blocks": true, "python lines": true, "tool_code lines": true, "functionary lines": true}
+	wholeCalls := map[string]bool{"quotes": true, "calling tool lines": true, "whole langchain": true, "whole smolagents": true, "whole headers": true, "action smolagents": true, "olmo3 lines": true, "olmo3 blocks": true, "python lines": true, "tool_code lines": true, "functionary lines": true, "functiongemma repeats": true}
 	tools := toolsFor(t)
 	for name, in := range inputs {
 		start := time.Now()
