@@ -15,11 +15,21 @@ func demonstrationLead(before string) bool {
 	t = strings.TrimRight(t, ":.-–— \t")
 	for _, tail := range demonstrationTails {
 		if strings.HasSuffix(t, tail) {
+			if anyCallRe().MatchString(t) {
+				return !announcesAct(before)
+			}
 			return !actsIn(before) && !announcesAct(before) && !ownGerundStep(before) // actsIn: rule_redteam7.go; ownGerundStep: rule_redteam11.go
 		}
 	}
 	return false
 }
+
+// anyCallRe is rule "a_call_like_this": the thing shown is "a call" —
+// "Writing a tool call like this:", "Sending a request as follows:" —
+// any call of the kind, not the one the model makes: a gerund of acting
+// does not make it the model's step (only its first person does: "Let me
+// make a call like this:").
+var anyCallRe = lazyRegexp(`\b(?:a|an|any)\s+(?:[\w-]+\s+)?(?:tool call|function call|call|invocation|request|tool use)\s+(?:looks\s+|would look\s+|goes\s+)?(?:like this|like so|like the following|as follows|of this form|of the form|in this form|in this format|this way)$`)
 
 // announceRe: the model's first person announcing a step, with its verb.
 var announceRe = lazyRegexp(`(?i)\b(let me|let's|let us|i'll|i will|i'm going to|i am going to|we'll|we will|i need to|i want to|i'm now|now i)\s+(?:\w+ly\s+)?(\w+)`)
