@@ -277,6 +277,9 @@ func (sc *scan) tag(j int, t xtag) (group, bool) {
 	if g, ok := sc.cherryToolUse(j, t); ok { // rule_round9o.go
 		return g, true
 	}
+	if g, ok := sc.longcatTag(j, t); ok { // rule_round12l.go
+		return g, true
+	}
 	if wrapperTags[t.name] {
 		sc.sawOpener = true
 		return sc.wrapped(j, t.end, t.name == "tool_call")
@@ -377,6 +380,9 @@ func (sc *scan) wrapped(start, p int, glm bool) (group, bool) {
 		}
 		if glm {
 			if g, ok := sc.glmGluedKey(start, q, e); ok {
+				return g, true
+			}
+			if g, ok := sc.glmKeyValueBody(start, q, e); ok { // rule_round12l.go
 				return g, true
 			}
 		}

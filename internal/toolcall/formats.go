@@ -737,6 +737,9 @@ func (sc *scan) glm(start, ns, ne int) (group, bool) {
 		return group{}, false
 	}
 	c := candidate{name: s[ns:ne], args: args, xml: true, fromText: true, format: "GLM <arg_key>/<arg_value>", notes: notes}
+	if cutShellCommand(sc.ts, c.name, pairs) { // rule_round12l.go
+		c.fail = failEOF
+	}
 	return group{start: start, end: sc.closers(p), cands: []candidate{c}}, true
 }
 

@@ -363,6 +363,9 @@ type kv struct {
 	// ownCloser: the value ends with a closer named after its own key
 	// instead of </parameter> (ownNameCloser: rule_round10a.go).
 	ownCloser bool
+	// cut: the value has no closer and runs to the end of the text
+	// (cutShellCommand: rule_round12l.go).
+	cut bool
 }
 
 // readParam reads one <parameter=…> (or <parameter name="…">) at s[p].
@@ -445,11 +448,12 @@ func readArgPairs(s string, p int) ([]kv, int) {
 		var val string
 		// found: a key with no value at all is an absent argument (rule
 		// "glm_key_without_value" in rule_threads.go), not an empty one.
-		found := true
+		found, cut := true, false
 		if strings.HasPrefix(s[q:], "<arg_value>") {
 			vs := q + len("<arg_value>")
 			ve, n2, closed := valueEnd(s, vs, "arg_value")
 			raw := s[vs:ve]
+			cut = !closed && ve == len(s)
 			if !closed {
 				raw = messageEndValue(cutPartialCloser(raw), ve == len(s))
 			}
@@ -461,7 +465,7 @@ func readArgPairs(s string, p int) ([]kv, int) {
 			found = false
 		}
 		if key != "" && found {
-			out = append(out, kv{k: key, v: val})
+			out = append(out, kv{k: key, v: val, cut: cut})
 		}
 		if next <= p {
 			return out, p
