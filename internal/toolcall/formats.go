@@ -619,6 +619,7 @@ func (sc *scan) xmlCall(start, j int, t xtag) (group, bool) {
 	p := t.end
 	closed := false
 	ownKey, swallowed := "", false // ownNameCloser: rule_round10a.go
+	var pairs []kv                 // for cutShellCommand: rule_round12l.go
 loop:
 	for {
 		p = skipSpace(s, p)
@@ -628,6 +629,7 @@ loop:
 		switch s[p] {
 		case '<':
 			if kvp, next, ok := readParam(s, p); ok {
+				pairs = append(pairs, kvp)
 				if ownKey != "" && len(args) > 0 {
 					swallowed = true
 				}
@@ -705,6 +707,10 @@ loop:
 	c := candidate{name: name, fromText: true, format: format, notes: notes}
 	if swallowed {
 		c.fail, c.msg = failSyntax, "the "+ownKey+" parameter is closed by </"+ownKey+">, not </parameter>, so the parameters after it cannot be told from its value"
+	} else if cutShellCommand(sc.ts, name, pairs) {
+		// A command cut inside an open quote (Qwen3-Coder's and
+		// MiniMax's <parameter> as GLM's <arg_value>).
+		c.fail = failEOF
 	}
 	switch {
 	case body != nil:

@@ -418,7 +418,7 @@ func readParam(s string, p int) (kv, int, bool) {
 		raw = messageEndValue(cutPartialCloser(raw), ve == len(s))
 	}
 	val := xmlValue(raw)
-	out := kv{k: key, v: val, json: isJSON, ownCloser: !closed && ownNameCloser(key, raw)}
+	out := kv{k: key, v: val, json: isJSON, ownCloser: !closed && ownNameCloser(key, raw), cut: !closed && ve == len(s)}
 	if xmlNullValue(dsml, val) { // rule_round7c.go
 		out.v = nil
 	}

@@ -59,6 +59,11 @@ func TestRuleCutShellCommand(t *testing.T) {
 	checkCalls(t, "near miss: an escaped quote", recoverText(t, `<tool_call>bash<arg_key>command</arg_key><arg_value>echo \"x`), call{"bash", `{"command":"echo \\\"x"}`})
 	checkCalls(t, "near miss: a closed value with an open quote is the model's", recoverText(t, `<tool_call>bash<arg_key>command</arg_key><arg_value>echo "x</arg_value></tool_call>`), call{"bash", `{"command":"echo \"x"}`})
 	checkCalls(t, "near miss: not the command argument", recoverText(t, `<tool_call>write_file<arg_key>path</arg_key><arg_value>a.txt</arg_value><arg_key>content</arg_key><arg_value>it's "quoted`), call{"write_file", `{"path":"a.txt","content":"it's \"quoted"}`})
+	// The same in the XML forms' <parameter> (Qwen3-Coder, MiniMax).
+	checkRejected(t, "Qwen3-Coder, open quote", recoverText(t, "<tool_call>\n<function=bash>\n<parameter=command>\ngrep -rn \"foo src/"), true, "")
+	checkRejected(t, "MiniMax invoke, open quote", recoverText(t, "<invoke name=\"bash\">\n<parameter name=\"command\">rm -rf \"build"), true, "")
+	checkCalls(t, "near miss: Qwen3-Coder, quotes closed", recoverText(t, "<tool_call>\n<function=bash>\n<parameter=command>\ngrep -rn foo src/"), call{"bash", `{"command":"grep -rn foo src/"}`})
+	checkCalls(t, "near miss: Qwen3-Coder, a closed value with an open quote", recoverText(t, "<tool_call>\n<function=bash>\n<parameter=command>\necho 'a b\n</parameter>\n</function>\n</tool_call>"), call{"bash", `{"command":"echo 'a b"}`})
 }
 
 func TestShellWords(t *testing.T) {
