@@ -28,6 +28,7 @@ type scan struct {
 	groups         []group
 	junk           []region // a tool result the model wrote itself
 	sawOpener      bool     // call markup seen (for a reply cut by the token limit)
+	shownEnd       int      // end of the last group read as shown, when it is the last group (rule_redteam12.go)
 	depth          int      // wrappers read inside wrappers
 
 	cands []candidate
@@ -268,7 +269,7 @@ func (sc *scan) tag(j int, t xtag) (group, bool) {
 	if g, ok := sc.dsmlNamedCall(j, t); ok { // rule_round10a.go
 		return g, true
 	}
-	if g, ok := sc.hy3Call(j, t); ok { // rule_round10a.go
+	if g, ok := sc.hy3Call(j, t); ok && !hy3InlineMention(sc.s, j, g.end) { // rule_round10a.go; hy3InlineMention: rule_redteam12.go
 		return g, true
 	}
 	if g, ok := sc.namedWrapper(j, t); ok {
@@ -516,7 +517,10 @@ func (sc *scan) finish(finals []string, harmony bool) {
 		lastEnd := sc.groups[last].end
 		before := sentenceBefore(prose, prev, sc.groups[first].start)
 		after := sentenceAfter(prose, min(lastEnd, len(sc.s)), max(next, lastEnd))
-		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) || shownRedTeam9(prose, sc.groups[first].start, before) || shownRedTeam10(prose, sc.groups[first].start, lastEnd) { // shownRedTeam9: rule_redteam9.go; shownRedTeam10: rule_redteam10.go
+		if notIntended(before, after) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) || shownRedTeam9(prose, sc.groups[first].start, before) || shownRedTeam10(prose, sc.groups[first].start, lastEnd) || shownRedTeam12(prose, sc.groups[first].start, before) { // shownRedTeam9: rule_redteam9.go; shownRedTeam10: rule_redteam10.go
+			if last == len(sc.groups)-1 {
+				sc.shownEnd = lastEnd
+			}
 			continue
 		}
 		kept = append(kept, g)

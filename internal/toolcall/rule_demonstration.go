@@ -18,7 +18,7 @@ func demonstrationLead(before string) bool {
 			if anyCallRe().MatchString(t) {
 				return !announcesAct(before)
 			}
-			return !actsIn(before) && !announcesAct(before) && !ownGerundStep(before) // actsIn: rule_redteam7.go; ownGerundStep: rule_redteam11.go
+			return !actsIn(before) && !announcesAct(before) && !ownGerundStep12(before) // actsIn: rule_redteam7.go; ownGerundStep12: rule_redteam11.go narrowed by rule_redteam12.go
 		}
 	}
 	return false

@@ -85,7 +85,7 @@ func quoteOpensAbove(lines []string) bool {
 // selfStep: the line is the model's own step (first person, a clause going
 // on to its step, a leading gerund: "Reading it:", "Rebuilding:").
 func selfStep(l string) bool {
-	return firstPersonRe().MatchString(l) || ownStepAfterReport(l) || announcesAct(l) || actsIn(l) || leadingGerundRe().MatchString(l)
+	return firstPersonRe().MatchString(l) || ownStepAfterReport(l) || announcesAct(l) || actsIn(l) || leadingGerundRe().MatchString(l) && !reviewGerundLead(l) // reviewGerundLead: rule_redteam12.go
 }
 
 var leadingGerundRe = lazyRegexp(`^\s*(?:(?i:now|then|so|ok|okay|next|first|right),?\s+)?[A-Za-z]+ing\b`)
@@ -106,8 +106,14 @@ var leadingGerundRe = lazyRegexp(`^\s*(?:(?i:now|then|so|ok|okay|next|first|righ
 // (rule_redteam9.go): the subject is not the model, so what follows is
 // quoted, not made.
 func quotesOtherParty(l string) bool {
-	if behaviourThenStep(l) || userLogThenStep(l) || softwareVersion(l) {
-		return false // rule_redteam11.go: a bug described, then the model's step; a tool's version
+	if pronounArtefact(l) || otherAuthorWrote(l) || reportOwner(l) {
+		return true // rule_redteam12.go: "…, its last turn before the hang:"
+	}
+	if behaviourThenStep(l) || userLogThenStep(l) {
+		return behaviourTailQuotes(l) // rule_redteam12.go: the clause after the break quotes
+	}
+	if softwareVersion(l) && !versionOfFormat(l) {
+		return false // rule_redteam11.go: a tool's version, no format named (rule_redteam12.go)
 	}
 	if (otherPartyRe().MatchString(l) || modelWritesRe().MatchString(l)) && (purposeRe().MatchString(l) && purposeNotPointing(l) || relayedRe().MatchString(l)) { // purposeNotPointing: rule_redteam11.go
 		return false // "To see what Go outputs:" asks what the call will show (rule_intent_wide.go)
@@ -143,7 +149,7 @@ var (
 // of a format does: an indefinite or distributive subject (a, each, every)
 // is any call, not the one the model makes now.
 func describesCall(l string) bool {
-	return callDescribedNarrow(l) || validCallRe().MatchString(l) // callDescribedNarrow: rule_redteam11.go
+	return callDescribedNarrow(l) || callDescribedWide(l) || validCallRe().MatchString(l) // callDescribedNarrow: rule_redteam11.go; callDescribedWide: rule_redteam12.go
 }
 
 var (

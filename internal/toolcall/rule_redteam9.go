@@ -97,7 +97,7 @@ var quotesExactRe = lazyRegexp(`(?i)\b(this|that|the following)\s+(exact\s+|lite
 func shownRedTeam9(prose string, start int, before string) bool {
 	b := strings.Join(strings.Fields(before), " ")
 	// stepAfterPaste, ownGerundStep: rule_redteam11.go.
-	return transcriptTurn(prose, start) || quotesUserPaste(b) && !stepAfterPaste(b) || quotesExactRe().MatchString(b) && !firstPersonRe().MatchString(b) && !ownGerundStep(b)
+	return transcriptTurn(prose, start) || quotesUserPaste(b) && !stepAfterPaste12(b) || quotesExactRe().MatchString(b) && !firstPersonRe().MatchString(b) && !ownGerundStep12(b) // rule_redteam12.go
 }
 
 // ownStepAfterReport: a quoting lead-in (reported_return, quotes_report)

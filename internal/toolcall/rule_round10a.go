@@ -189,7 +189,7 @@ func namesMarkup(before, raw string) bool {
 	if strings.Contains(l, "here is") || strings.Contains(l, "here's") {
 		return false
 	}
-	return !actsIn(before) && !announcesAct(before) && !ownRetryMarkup(raw) // ownRetryMarkup: rule_redteam11.go
+	return !actsIn(before) && !announcesAct(before) && !(ownRetryMarkup(raw) && !retryByOther(raw)) // ownRetryMarkup: rule_redteam11.go; retryByOther: rule_redteam12.go
 }
 
 // inlineFunctionMention is rule "inline_function_mention": a

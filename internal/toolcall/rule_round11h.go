@@ -40,6 +40,9 @@ func functionGemmaUnstopped(s string) string {
 	if e < 0 || !strings.Contains(body[:e], "{") {
 		return s
 	}
+	if !functionGemmaOwnLead(s[:i]) { // rule_redteam12.go
+		return s
+	}
 	keep := i + len(fgStart) + e + len(fgEnd)
 	if !gluedBareCalls(s[keep:]) {
 		return s

@@ -37,6 +37,9 @@ func argsHoldCall(body string) bool {
 	if strings.Contains(body, "<parameter=") || strings.Contains(body, "</parameter>") || strings.Contains(body, "</function>") {
 		return true
 	}
+	if markupQuotedInCommand(body) { // rule_redteam12.go
+		return false
+	}
 	for _, m := range callMarkupInBody {
 		if strings.Contains(body, m) {
 			return true

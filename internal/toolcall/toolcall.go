@@ -123,7 +123,7 @@ func recoverReply(in Input) Result {
 		for _, c := range sc.cands {
 			emit(&res, ts, c, truncated)
 		}
-		if truncated && len(sc.cands) == 0 && sc.sawOpener {
+		if truncated && len(sc.cands) == 0 && sc.sawOpener && !quotedLoopCut(sc) { // quotedLoopCut: rule_redteam12.go
 			res.Rejections = append(res.Rejections, Rejection{
 				Truncated: true,
 				Reason:    "your reply was cut off by the token limit while you were writing a tool call; nothing was run — send the call again, smaller (split a long file into several calls)",
@@ -213,7 +213,11 @@ func emit(res *Result, ts *toolset, c candidate, truncated bool) {
 		if call != nil {
 			name = call.Name
 		}
-		res.Rejections = append(res.Rejections, Rejection{Name: echoName(c.name), Truncated: true, Reason: cutReason(echoName(name))})
+		reason := cutReason(echoName(name))
+		if c.cutKey != "" { // cut_key_under_limit: rule_redteam12.go
+			reason = cutKeyReason(ts.resolve(c.name), echoName(name), echoName(c.cutKey))
+		}
+		res.Rejections = append(res.Rejections, Rejection{Name: echoName(c.name), Truncated: true, Reason: reason})
 		return
 	}
 	if rej != nil {
