@@ -238,6 +238,10 @@ func (sc *scan) angle(j int) (group, bool) {
 			return sc.apertus(j, end)
 		case tkOutput:
 			return sc.output(j, end, strings.Contains(normTok(name), "outputs")), true
+		case tkSep:
+			if kimiArgumentToken(name) {
+				return sc.kimiBareID(j, end) // rule_round12q.go
+			}
 		}
 		return group{}, false
 	}

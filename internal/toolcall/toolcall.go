@@ -105,7 +105,7 @@ func recoverReply(in Input) Result {
 		in.Content = c
 		truncated = false // the token limit cut a copy, not the call kept
 	}
-	in.Content = glmSecondOpener(minimaxNamespace(minimaxAnglesLost(functionGemma(gemmaStrayChannel(step3Steptml(in.Content))), ts)), ts) // gemmaStrayChannel: rule_round7e.go; step3Steptml: rule_round11s.go
+	in.Content = glmSecondOpener(minimaxNamespace(m3LeadingThinkClosers(minimaxAnglesLost(functionGemma(gemmaStrayChannel(step3Steptml(in.Content))), ts))), ts) // gemmaStrayChannel: rule_round7e.go; step3Steptml: rule_round11s.go; m3LeadingThinkClosers: rule_round12q.go
 
 	for _, rc := range in.ToolCalls {
 		rc.Name = glmSecondOpener(rc.Name, ts)
@@ -131,7 +131,7 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content)) { // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content)) { // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -142,6 +142,8 @@ func recoverReply(in Input) Result {
 		} else if c, ok := harmonyHeaderNoMessage(in.Content, ts); ok { // rule_round5b.go
 			emit(&res, ts, c, truncated)
 		} else if c, ok := flatCallObject(in.Content, ts); ok { // rule_round7e.go
+			emit(&res, ts, c, truncated)
+		} else if c, ok := toolNameArgsObject(in.Content, ts); ok { // rule_round12q.go
 			emit(&res, ts, c, truncated)
 		}
 	}
@@ -166,7 +168,7 @@ func recoverReply(in Input) Result {
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if c, lead, ok := clineXMLCall(in.Content, ts); ok || clineXMLOpen(in.Content, ts, &c) { // rule_round4a.go
-			emit(&res, ts, c, truncated)
+			emit(&res, ts, clineCommandEntities(c, ts), truncated) // rule_round12q.go
 			if len(res.Calls) > 0 {
 				res.Text = lead
 			}

@@ -30,7 +30,14 @@ var wholeReplyOnly = map[string]bool{"bare_json-f003": true, "bare_json-l002": t
 	"qwen3_coder_xml-10p007": true,
 	// The same for GLM 4.7's: its parser's prose block that names no tool
 	// (glm47.py gives it the name unknown, rule_round12l.go's cases).
-	"glm-12l005": true}
+	"glm-12l005": true,
+	// Round 12q: MiniMax markup with its '<' lost (minimaxAnglesLost), a
+	// {"tool_name", "tool_args"} object (toolNameArgsObject), a harmony
+	// remnant "assistantcode{…}" (harmonyStrippedNoRecipient) and M3's
+	// leading </mm:think> closers before a cut opener
+	// (m3LeadingThinkClosers) are read only as the whole reply
+	// (rule_round12q.go).
+	"minimax_m2-12q016": true, "bare_json-12q007": true, "gpt_oss-12q019": true, "minimax_m2-12q022": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
