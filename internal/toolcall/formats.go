@@ -725,10 +725,9 @@ loop:
 	return group{start: start, end: sc.closers(p), cands: []candidate{c}}, true
 }
 
-// glm reads GLM's <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>.
-func (sc *scan) glm(start, ns, ne int) (group, bool) {
-	s := sc.s
-	pairs, p := readArgPairs(s, ne)
+// pairArgs are the arguments of key/value pairs, the first of a key kept
+// (GLM's and LongCat's).
+func pairArgs(pairs []kv) (map[string]any, []string) {
 	args := map[string]any{}
 	var notes []string
 	for _, kv := range pairs {
@@ -738,6 +737,14 @@ func (sc *scan) glm(start, ns, ne int) (group, bool) {
 		}
 		args[kv.k] = kv.v
 	}
+	return args, notes
+}
+
+// glm reads GLM's <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>.
+func (sc *scan) glm(start, ns, ne int) (group, bool) {
+	s := sc.s
+	pairs, p := readArgPairs(s, ne)
+	args, notes := pairArgs(pairs)
 	if len(pairs) == 0 && sc.ts.resolve(s[ns:ne]) == "" {
 		// <tool_call>Hello</tool_call>: a marker around a word, not a call.
 		return group{}, false

@@ -169,15 +169,7 @@ func (sc *scan) longcatPairs(start, q, e, r int) (group, bool) {
 	if len(pairs) == 0 || skipSpace(body, p) < len(body) {
 		return group{}, false
 	}
-	args := map[string]any{}
-	var notes []string
-	for _, kv := range pairs {
-		if _, dup := args[kv.k]; dup {
-			notes = append(notes, "duplicate argument "+kv.k+" ignored")
-			continue
-		}
-		args[kv.k] = kv.v
-	}
+	args, notes := pairArgs(pairs)
 	c := candidate{name: s[q:e], args: args, xml: true, fromText: true, format: "LongCat <longcat_arg_key>/<longcat_arg_value>", notes: notes}
 	if cutShellCommand(sc.ts, c.name, pairs) {
 		c.fail = failEOF
