@@ -706,7 +706,8 @@ loop:
 	}
 	c := candidate{name: name, fromText: true, format: format, notes: notes}
 	if swallowed {
-		c.fail, c.msg = failSyntax, "the "+ownKey+" parameter is closed by </"+ownKey+">, not </parameter>, so the parameters after it cannot be told from its value"
+		k := echoName(ownKey)
+		c.fail, c.msg = failSyntax, "the "+k+" parameter is closed by </"+k+">, not </parameter>, so the parameters after it cannot be told from its value"
 	} else if cutShellCommand(sc.ts, name, pairs) {
 		// A command cut inside an open quote (Qwen3-Coder's and
 		// MiniMax's <parameter> as GLM's <arg_value>).
