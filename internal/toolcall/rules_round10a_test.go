@@ -2,15 +2,6 @@ package toolcall
 
 import "testing"
 
-// checkAnswer10a: the reply is the answer: nothing runs, nothing is sent
-// back to the model.
-func checkAnswer10a(t *testing.T, label string, res Result) {
-	t.Helper()
-	if len(res.Calls) != 0 || len(res.Rejections) != 0 {
-		t.Errorf("%s: calls %v, rejections %v, want the text left as the answer", label, res.Calls, res.Rejections)
-	}
-}
-
 // dsml_named_call: a DSML tag named after a declared tool holding only
 // DSML fields, closed by </｜DSML｜invoke> or its own name (pi-free#381).
 func TestRuleDSMLNamedCall(t *testing.T) {
@@ -20,7 +11,7 @@ func TestRuleDSMLNamedCall(t *testing.T) {
 		recoverText(t, "<｜DSML｜write_file>\n<｜DSML｜path>a.txt</｜DSML｜path>\n<｜DSML｜content>hi</｜DSML｜content>\n</｜DSML｜write_file>"),
 		call{"write_file", `{"path":"a.txt","content":"hi"}`})
 	// Near misses.
-	checkAnswer10a(t, "near miss: an undeclared tool", recoverText(t, "<｜DSML｜web_search>\n<｜DSML｜query>go</｜DSML｜query>\n</｜DSML｜invoke>"))
+	wantText(t, "near miss: an undeclared tool", recoverText(t, "<｜DSML｜web_search>\n<｜DSML｜query>go</｜DSML｜query>\n</｜DSML｜invoke>"))
 	checkCalls(t, "near miss: a cut block", recoverText(t, "<｜DSML｜read_file>\n <｜DSML｜path>src/a.ts"))
 	checkCalls(t, "near miss: prose in the body", recoverText(t, "<｜DSML｜read_file>\nI want <｜DSML｜path>src/a.ts</｜DSML｜path>\n</｜DSML｜invoke>"))
 	checkCalls(t, "near miss: a field closed by another name", recoverText(t, "<｜DSML｜read_file>\n<｜DSML｜path>src/a.ts</｜DSML｜file>\n</｜DSML｜invoke>"))
@@ -40,7 +31,7 @@ func TestRuleHy3SentinelCall(t *testing.T) {
 		call{"read_file", `{"path":"README.md"}`})
 	checkRejected(t, "the name alone, drifted closer", recoverText(t, "<tool_call:opensource>read_file</arg_value:opensource>"), false, "path")
 	// Near misses.
-	checkAnswer10a(t, "near miss: an undeclared tool", recoverText(t, "<tool_call:opensource>calculate_circle_area</arg_value:opensource>"))
+	wantText(t, "near miss: an undeclared tool", recoverText(t, "<tool_call:opensource>calculate_circle_area</arg_value:opensource>"))
 	checkCalls(t, "near miss: a cut JSON body", recoverText(t, `<tool_call:opensource>read_file<tool_sep:opensource>{"path": "READ`))
 	checkCalls(t, "near miss: prose after the name", recoverText(t, "<tool_call:opensource>read_file is the tool I would use</arg_value:opensource>"))
 	checkCalls(t, "near miss: quoted in prose",
@@ -62,7 +53,7 @@ func TestRuleOwnNameCloser(t *testing.T) {
 	checkCalls(t, "near miss: a well-formed call",
 		recoverText(t, "<invoke name=\"write_file\">\n<parameter name=\"content\">notes</parameter>\n<parameter name=\"path\">NOTES.md</parameter>\n</invoke>"),
 		call{"write_file", `{"content":"notes","path":"NOTES.md"}`})
-	checkAnswer10a(t, "near miss: fenced as an example of the fault",
+	wantText(t, "near miss: fenced as an example of the fault",
 		recoverText(t, "The drift looks like this:\n\n```\n<invoke name=\"write_file\">\n<parameter name=\"content\">notes</content>\n<parameter name=\"path\">NOTES.md</parameter>\n</invoke>\n```\n\nThe harness swallows the path."))
 }
 
@@ -70,9 +61,9 @@ func TestRuleOwnNameCloser(t *testing.T) {
 // lead-in's last word, so a demonstration stays one (claude-code#68719).
 func TestRuleStrayWordLine(t *testing.T) {
 	block := "<invoke name=\"bash\">\n<parameter name=\"command\">git status</parameter>\n</invoke>"
-	checkAnswer10a(t, "a fenced demonstration with the stray word",
+	wantText(t, "a fenced demonstration with the stray word",
 		recoverText(t, "The block loses its namespace, like this:\n\n```\ncourt\n"+block+"\n```\n\nThe harness rejects it."))
-	checkAnswer10a(t, "unfenced demonstration with the stray word",
+	wantText(t, "unfenced demonstration with the stray word",
 		recoverText(t, "It shows up as follows:\ncard\n"+block))
 	// Near misses: the word does not cancel a real call.
 	checkCalls(t, "near miss: the stray word alone", recoverText(t, "court\n"+block), call{"bash", `{"command":"git status"}`})
@@ -86,11 +77,11 @@ func TestRuleStrayWordLine(t *testing.T) {
 // example (vmlx#199, zeroclaw#284).
 func TestRuleLeadInNamesMarkup(t *testing.T) {
 	hermes := "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"README.md\"}}\n</tool_call>"
-	checkAnswer10a(t, "the format explained, fenced",
+	wantText(t, "the format explained, fenced",
 		recoverText(t, "A `<tool_call>` block wraps one JSON object with the name and arguments:\n\n```\n"+hermes+"\n```\n\nThe client runs it."))
-	checkAnswer10a(t, "tool_call tags, like",
+	wantText(t, "tool_call tags, like",
 		recoverText(t, "To use a tool I wrap a JSON object in tool_call tags, like\n"+hermes+"\nand the agent runs it."))
-	checkAnswer10a(t, "the invoke element described",
+	wantText(t, "the invoke element described",
 		recoverText(t, "The `<invoke>` element carries the tool name:\n<invoke name=\"bash\">\n<parameter name=\"command\">ls</parameter>\n</invoke>\nThat is all it needs."))
 	// Near misses: a model that acts while naming the markup.
 	checkCalls(t, "near miss: announces its step", recoverText(t, "I'll read the README with a tool_call block:\n"+hermes),
@@ -104,8 +95,8 @@ func TestRuleLeadInNamesMarkup(t *testing.T) {
 // inline_function_mention: <function=NAME> inside a sentence, with nothing
 // of a call after it, is a mention (Rapid-MLX#1513).
 func TestRuleInlineFunctionMention(t *testing.T) {
-	checkAnswer10a(t, "the issue's input", recoverText(t, "Docs mention </tool_call> and <function=name> together."))
-	checkAnswer10a(t, "a declared name mentioned", recoverText(t, "The parser keys on <function=read_file> and nothing else."))
+	wantText(t, "the issue's input", recoverText(t, "Docs mention </tool_call> and <function=name> together."))
+	wantText(t, "a declared name mentioned", recoverText(t, "The parser keys on <function=read_file> and nothing else."))
 	// Near misses: calls in the same format.
 	checkCalls(t, "near miss: a call after prose on its line",
 		recoverText(t, "Reading it: <function=read_file><parameter=path>a.go</parameter></function>"), call{"read_file", `{"path":"a.go"}`})

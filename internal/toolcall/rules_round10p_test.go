@@ -2,14 +2,6 @@ package toolcall
 
 import "testing"
 
-// r10pQuiet: the reply is text: no call, no correction.
-func r10pQuiet(t *testing.T, label string, res Result) {
-	t.Helper()
-	if len(res.Calls) != 0 || len(res.Rejections) != 0 {
-		t.Errorf("%s: calls %v, rejections %v, want neither", label, res.Calls, res.Rejections)
-	}
-}
-
 // olmo3_call_lines: every line of an OLMo 3 <function_calls> block is a
 // call; anything else in the block leaves the one-call reading.
 func TestRuleOlmo3CallLines(t *testing.T) {
@@ -31,8 +23,8 @@ func TestRuleOlmo3CallLines(t *testing.T) {
 	}
 	// Near misses.
 	checkCalls(t, "near miss: one call is read as before", recoverText(t, "<function_calls>read_file(path='go.mod')</function_calls>"), call{"read_file", `{"path":"go.mod"}`})
-	r10pQuiet(t, "near miss: prose quoting the block", recoverText(t, "OLMo 3 writes `<function_calls>bash(command='ls')\nread_file(path='go.mod')</function_calls>` for two calls."))
-	r10pQuiet(t, "near miss: a fenced example", recoverText(t, "Its calls look like this:\n\n```\n<function_calls>bash(command='ls')\nread_file(path='go.mod')</function_calls>\n```\n"))
+	wantText(t, "near miss: prose quoting the block", recoverText(t, "OLMo 3 writes `<function_calls>bash(command='ls')\nread_file(path='go.mod')</function_calls>` for two calls."))
+	wantText(t, "near miss: a fenced example", recoverText(t, "Its calls look like this:\n\n```\n<function_calls>bash(command='ls')\nread_file(path='go.mod')</function_calls>\n```\n"))
 	checkCalls(t, "near miss: a file being written that holds the block",
 		recoverCall(t, "write_file", `{"path": "olmo.txt", "content": "<function_calls>bash(command='ls')\nread_file(path='go.mod')</function_calls>"}`),
 		call{"write_file", `{"path":"olmo.txt","content":"<function_calls>bash(command='ls')\nread_file(path='go.mod')</function_calls>"}`})
@@ -59,8 +51,8 @@ func TestRuleStringArgumentsNotBody(t *testing.T) {
 	checkCalls(t, "near miss: a server call's raw arguments text", recoverCall(t, "bash", `git status --short`), call{"bash", `{"command":"git status --short"}`})
 	checkCalls(t, "near miss: JSON encoded in the string", recoverText(t, `<tool_call>{"name": "read_file", "arguments": "{\"path\": \"go.mod\"}"}</tool_call>`), call{"read_file", `{"path":"go.mod"}`})
 	checkCalls(t, "near miss: LangChain's action_input", recoverText(t, `{"action": "bash", "action_input": "ls -la"}`), call{"bash", `{"command":"ls -la"}`})
-	r10pQuiet(t, "near miss: prose quoting the object", recoverText(t, "A malformed call looks like `{\"name\": \"read_file\", \"arguments\": \"not a dict\"}`: the arguments are a string."))
-	r10pQuiet(t, "near miss: a fenced example in another language", recoverText(t, "Bad:\n\n```python\nbad = {\"name\": \"read_file\", \"arguments\": \"not a dict\"}\n```\n"))
+	wantText(t, "near miss: prose quoting the object", recoverText(t, "A malformed call looks like `{\"name\": \"read_file\", \"arguments\": \"not a dict\"}`: the arguments are a string."))
+	wantText(t, "near miss: a fenced example in another language", recoverText(t, "Bad:\n\n```python\nbad = {\"name\": \"read_file\", \"arguments\": \"not a dict\"}\n```\n"))
 	// A ```json fence holding the object is a call attempt (fenced_json):
 	// corrected now, never run.
 	checkRejected(t, "near miss: a json fence", recoverText(t, "```json\n{\"name\": \"read_file\", \"arguments\": \"not a dict\"}\n```\n"), false, "path")
@@ -74,12 +66,12 @@ func TestRuleUnreadableCallBlock(t *testing.T) {
 	checkRejected(t, "the Ollama test's block", recoverText(t, "<tool_call>not valid xml</tool_call>"), false, "tools are")
 	checkRejected(t, "after a think block", recoverText(t, "<think>\nI should look.\n</think>\n\n<tool_call>read the file please</tool_call>"), false, "tools are")
 	// Near misses.
-	r10pQuiet(t, "near miss: after prose", recoverText(t, "Ollama returns the body of\n<tool_call>not valid xml</tool_call>"))
-	r10pQuiet(t, "near miss: a placeholder", recoverText(t, "<tool_call>...</tool_call>"))
-	r10pQuiet(t, "near miss: a placeholder in words", recoverText(t, "<tool_call>your call goes here …</tool_call>"))
-	r10pQuiet(t, "near miss: a fenced example", recoverText(t, "```\n<tool_call>not valid xml</tool_call>\n```"))
-	r10pQuiet(t, "near miss: inline code", recoverText(t, "`<tool_call>not valid xml</tool_call>`"))
-	r10pQuiet(t, "near miss: an unclosed think block", recoverText(t, "<think>\n<tool_call>not valid xml</tool_call>"))
+	wantText(t, "near miss: after prose", recoverText(t, "Ollama returns the body of\n<tool_call>not valid xml</tool_call>"))
+	wantText(t, "near miss: a placeholder", recoverText(t, "<tool_call>...</tool_call>"))
+	wantText(t, "near miss: a placeholder in words", recoverText(t, "<tool_call>your call goes here …</tool_call>"))
+	wantText(t, "near miss: a fenced example", recoverText(t, "```\n<tool_call>not valid xml</tool_call>\n```"))
+	wantText(t, "near miss: inline code", recoverText(t, "`<tool_call>not valid xml</tool_call>`"))
+	wantText(t, "near miss: an unclosed think block", recoverText(t, "<think>\n<tool_call>not valid xml</tool_call>"))
 	checkCalls(t, "near miss: a file being written that holds it",
 		recoverCall(t, "write_file", `{"path": "t.txt", "content": "<tool_call>not valid xml</tool_call>"}`),
 		call{"write_file", `{"path":"t.txt","content":"<tool_call>not valid xml</tool_call>"}`})

@@ -1,15 +1,6 @@
 package toolcall
 
-import (
-	"encoding/json"
-	"testing"
-)
-
-// jsonText is s as the inside of a JSON string.
-func jsonText(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b[1 : len(b)-1])
-}
+import "testing"
 
 // functiongemma_unstopped_repeat: bare call:…<end_function_call> pieces glued
 // after a whole FunctionGemma call, to the end of the reply, were written
@@ -36,8 +27,8 @@ func TestRuleFunctionGemmaUnstopped(t *testing.T) {
 	checkCalls(t, "near miss: prose naming the repeating markup", text("The model wrote "+one+copy+copy, "stop"))
 	checkCalls(t, "near miss: a fenced example", text("Without a stop token the model loops, like this:\n```\n"+one+copy+copy+"\n```\nThat is why the engine must stop at the end marker.", "stop"))
 	checkCalls(t, "near miss: a file whose content shows the loop",
-		recoverCall(t, "write_file", `{"path": "notes/loop.md", "content": "`+jsonText(one+copy+copy)+`"}`),
-		call{"write_file", `{"path":"notes/loop.md","content":"` + jsonText(one+copy+copy) + `"}`})
+		recoverCall(t, "write_file", `{"path": "notes/loop.md", "content": "`+jsonEsc9l(one+copy+copy)+`"}`),
+		call{"write_file", `{"path":"notes/loop.md","content":"` + jsonEsc9l(one+copy+copy) + `"}`})
 	checkCalls(t, "near miss: Gemma 4 call, then a bare call glued to its end token",
 		text("<|tool_call>call:bash{command:<|\"|>ls<|\"|>}<tool_call|>call:bash{command:<|\"|>rm -rf build<|\"|>} next.", "stop"),
 		call{"bash", `{"command":"ls"}`})

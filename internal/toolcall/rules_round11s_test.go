@@ -8,14 +8,6 @@ import (
 // One table per rule of rule_round11s.go: what the format's parser reads,
 // then the near misses that must not run.
 
-// r11sQuiet: the reply is text: no call, no correction.
-func r11sQuiet(t *testing.T, label string, res Result) {
-	t.Helper()
-	if len(res.Calls) != 0 || len(res.Rejections) != 0 {
-		t.Errorf("%s: calls %v, rejections %v, want neither", label, res.Calls, res.Rejections)
-	}
-}
-
 // r11sNotRun: nothing runs (a correction may be given).
 func r11sNotRun(t *testing.T, label string, res Result) {
 	t.Helper()
@@ -59,9 +51,9 @@ func TestRuleStep3Steptml(t *testing.T) {
 	r11sNotRun(t, "near miss: an invoke without a name", recoverText(t, s3Sec+`<steptml:invoke name=""><steptml:parameter name="command">ls</steptml:parameter></steptml:invoke>`+s3End))
 	r11sNotRun(t, "near miss: an undeclared tool", recoverText(t, s3Sec+`<steptml:invoke name="get_weather"><steptml:parameter name="city">Tokyo</steptml:parameter></steptml:invoke>`+s3End))
 	r11sNotRun(t, "near miss: the header names another tool", recoverText(t, s3Sec+"function<｜tool_sep｜>read_file\n"+s3Bash+s3End))
-	r11sQuiet(t, "near miss: prose quoting the form", recoverText(t, "Step3 writes `"+s3Sec+s3Bash+s3End+"` for a call."))
-	r11sQuiet(t, "near miss: a fenced example", recoverText(t, "Step3's calls look like this:\n\n```\n"+s3BashLn+"\n```\n"))
-	r11sQuiet(t, "near miss: the invoke without the call token", recoverText(t, "The element is "+s3Bash+" in Step3's format."))
+	wantText(t, "near miss: prose quoting the form", recoverText(t, "Step3 writes `"+s3Sec+s3Bash+s3End+"` for a call."))
+	wantText(t, "near miss: a fenced example", recoverText(t, "Step3's calls look like this:\n\n```\n"+s3BashLn+"\n```\n"))
+	wantText(t, "near miss: the invoke without the call token", recoverText(t, "The element is "+s3Bash+" in Step3's format."))
 	file := "step3 format: " + s3Sec + s3Bash + s3End
 	checkCalls(t, "near miss: a file being written that holds the markup",
 		recoverCall(t, "write_file", `{"path": "fmt.md", "content": "`+strings.ReplaceAll(file, `"`, `\"`)+`"}`),
@@ -87,8 +79,8 @@ func TestRulePythonicCutBeforeValue(t *testing.T) {
 	checkRejected(t, "second argument", recoverText(t, "[write_file(path='a.txt', content="), true, "content")
 	// Near misses.
 	checkCalls(t, "near miss: a whole call runs as before", recoverText(t, "[bash(command='ls')]"), call{"bash", `{"command":"ls"}`})
-	r11sQuiet(t, "near miss: prose quoting the form", recoverText(t, "A call starts like `[bash(command=` and goes on."))
-	r11sQuiet(t, "near miss: a fenced example", recoverText(t, "Like this:\n\n```\n[bash(command=\n```\n"))
+	wantText(t, "near miss: prose quoting the form", recoverText(t, "A call starts like `[bash(command=` and goes on."))
+	wantText(t, "near miss: a fenced example", recoverText(t, "Like this:\n\n```\n[bash(command=\n```\n"))
 	r11sNotRun(t, "near miss: mid-sentence (the old correction)", recoverText(t, "Write [bash(command= then the command and close it."))
 	r11sNotRun(t, "near miss: an undeclared tool", recoverText(t, "Let me look: [get_weather(location="))
 	checkCalls(t, "near miss: a file being written that holds it",
@@ -110,6 +102,6 @@ func TestRuleCutBeforeArguments(t *testing.T) {
 		t.Errorf("near miss: cut inside a value: %v, want the plain cut correction", res.Rejections)
 	}
 	r11sNotRun(t, "near miss: an undeclared tool", recoverText(t, `<function_call> {"name": "get_weather", "arguments": {`))
-	r11sQuiet(t, "near miss: prose quoting the cut form", recoverText(t, "A cut call reads `{\"name\": \"bash\", \"arguments\": {` and nothing more."))
+	wantText(t, "near miss: prose quoting the cut form", recoverText(t, "A cut call reads `{\"name\": \"bash\", \"arguments\": {` and nothing more."))
 	checkCalls(t, "near miss: a whole call runs", recoverText(t, `<function_call> {"name": "bash", "arguments": {"command": "ls"}}`), call{"bash", `{"command":"ls"}`})
 }

@@ -2,14 +2,6 @@ package toolcall
 
 import "testing"
 
-// checkQuiet: nothing runs and nothing is said (the text is the answer).
-func checkQuiet(t *testing.T, label string, res Result) {
-	t.Helper()
-	if len(res.Calls) != 0 || len(res.Rejections) != 0 {
-		t.Errorf("%s: calls %v, rejections %v, want neither", label, res.Calls, res.Rejections)
-	}
-}
-
 // kimi_bare_id: NAME:IDX<|tool_call_argument_begin|>{…} of a declared tool,
 // the id starting its line, is that call.
 func TestRuleKimiBareID(t *testing.T) {
@@ -22,12 +14,12 @@ func TestRuleKimiBareID(t *testing.T) {
 	checkCalls(t, "after prose, on its own line", recoverText(t, "I'll list the files.\nbash:0 "+arg+` {"command": "ls -la"}`),
 		call{"bash", `{"command":"ls -la"}`})
 	// Near misses.
-	checkQuiet(t, "near miss: an undeclared tool", recoverText(t, "channel_reply:0"+arg+`{"text": "hi"}`+"<|tool_calls_section_end|>"))
-	checkQuiet(t, "near miss: the id inside a sentence", recoverText(t, "Kimi writes bash:0"+arg+`{"command": "ls"} in its calls.`))
-	checkQuiet(t, "near miss: inline code in prose", recoverText(t, "A leaked call looks like `bash:0"+arg+`{"command": "ls"}`+"` in the reply."))
-	checkQuiet(t, "near miss: a fenced example", recoverText(t, "The format:\n```\nbash:0"+arg+`{"command": "ls"}`+"\n```\nThat is all."))
-	checkQuiet(t, "near miss: no index", recoverText(t, "bash:"+arg+`{"command": "ls"}`))
-	checkQuiet(t, "near miss: no arguments object", recoverText(t, "bash:0"+arg+"ls -la"))
+	wantText(t, "near miss: an undeclared tool", recoverText(t, "channel_reply:0"+arg+`{"text": "hi"}`+"<|tool_calls_section_end|>"))
+	wantText(t, "near miss: the id inside a sentence", recoverText(t, "Kimi writes bash:0"+arg+`{"command": "ls"} in its calls.`))
+	wantText(t, "near miss: inline code in prose", recoverText(t, "A leaked call looks like `bash:0"+arg+`{"command": "ls"}`+"` in the reply."))
+	wantText(t, "near miss: a fenced example", recoverText(t, "The format:\n```\nbash:0"+arg+`{"command": "ls"}`+"\n```\nThat is all."))
+	wantText(t, "near miss: no index", recoverText(t, "bash:"+arg+`{"command": "ls"}`))
+	wantText(t, "near miss: no arguments object", recoverText(t, "bash:0"+arg+"ls -la"))
 	if r := recoverText(t, "bash:0"+arg+`{"command": "ls`); len(r.Calls) != 0 {
 		t.Errorf("near miss: a cut object ran %v", r.Calls)
 	}
@@ -44,10 +36,10 @@ func TestRuleToolNameArgsObject(t *testing.T) {
 	checkCalls(t, "fenced as json", recoverText(t, "```json\n{\"tool_name\": \"bash\", \"tool_args\": {\"command\": \"pwd\"}}\n```"),
 		call{"bash", `{"command":"pwd"}`})
 	// Near misses.
-	checkQuiet(t, "near miss: prose before the object", recoverText(t, "The agent expects this shape:\n{\"tool_name\": \"bash\", \"tool_args\": {\"command\": \"pwd\"}}"))
-	checkQuiet(t, "near miss: an undeclared tool", recoverText(t, `{"tool_name": "read_text_file", "tool_args": {"path": "main.py"}}`))
-	checkQuiet(t, "near miss: another key (a record about a tool)", recoverText(t, `{"tool_name": "bash", "tool_args": {"command": "pwd"}, "duration_ms": 12}`))
-	checkQuiet(t, "near miss: cut object", recoverText(t, `{"tool_name": "bash", "tool_args": {"command": "pw`))
+	wantText(t, "near miss: prose before the object", recoverText(t, "The agent expects this shape:\n{\"tool_name\": \"bash\", \"tool_args\": {\"command\": \"pwd\"}}"))
+	wantText(t, "near miss: an undeclared tool", recoverText(t, `{"tool_name": "read_text_file", "tool_args": {"path": "main.py"}}`))
+	wantText(t, "near miss: another key (a record about a tool)", recoverText(t, `{"tool_name": "bash", "tool_args": {"command": "pwd"}, "duration_ms": 12}`))
+	wantText(t, "near miss: cut object", recoverText(t, `{"tool_name": "bash", "tool_args": {"command": "pw`))
 	checkCalls(t, "near miss: a file being written that holds it",
 		recoverCall(t, "write_file", `{"path": "call.json", "content": "{\"tool_name\": \"bash\", \"tool_args\": {\"command\": \"pwd\"}}"}`),
 		call{"write_file", `{"path":"call.json","content":"{\"tool_name\": \"bash\", \"tool_args\": {\"command\": \"pwd\"}}"}`})
@@ -71,7 +63,7 @@ func TestRuleClineCommandEntities(t *testing.T) {
 	checkCalls(t, "near miss: a Hermes call's command is as written",
 		recoverText(t, "<tool_call>\n{\"name\": \"bash\", \"arguments\": {\"command\": \"grep -c '&amp;' page.html\"}}\n</tool_call>"),
 		call{"bash", `{"command":"grep -c '&amp;' page.html"}`})
-	checkQuiet(t, "near miss: a fenced example", recoverText(t, "Like this:\n```xml\n<bash>\n<command>ls 2&gt;/dev/null</command>\n</bash>\n```\nThat is the format."))
+	wantText(t, "near miss: a fenced example", recoverText(t, "Like this:\n```xml\n<bash>\n<command>ls 2&gt;/dev/null</command>\n</bash>\n```\nThat is the format."))
 }
 
 // harmony_stripped_no_recipient: the remnant of a harmony call whose
@@ -80,12 +72,12 @@ func TestRuleHarmonyStrippedNoRecipient(t *testing.T) {
 	checkRejected(t, "assistantcode{…}", recoverText(t, `assistantcode{"path":"","pattern":"TextualDisplayView"}`), false, "no tool name")
 	checkRejected(t, "assistantcommentaryjson{…}", recoverText(t, `assistantcommentaryjson{"command":"ls"}`), false, "no tool name")
 	// Near misses.
-	checkQuiet(t, "near miss: prose about the assistant", recoverText(t, `assistant code: {"a": 1}`))
-	checkQuiet(t, "near miss: prose before the remnant", recoverText(t, "The server returned this:\nassistantcode{\"path\":\"\"}"))
-	checkQuiet(t, "near miss: no content type", recoverText(t, `assistant{"path": "a.go"}`))
-	checkQuiet(t, "near miss: text after the object", recoverText(t, `assistantcode{"path":"a"} and then it stopped`))
-	checkQuiet(t, "near miss: an empty object", recoverText(t, `assistantcode{}`))
-	checkQuiet(t, "near miss: a word that starts with assistant", recoverText(t, `assistantcodes{"x": 1}`))
+	wantText(t, "near miss: prose about the assistant", recoverText(t, `assistant code: {"a": 1}`))
+	wantText(t, "near miss: prose before the remnant", recoverText(t, "The server returned this:\nassistantcode{\"path\":\"\"}"))
+	wantText(t, "near miss: no content type", recoverText(t, `assistant{"path": "a.go"}`))
+	wantText(t, "near miss: text after the object", recoverText(t, `assistantcode{"path":"a"} and then it stopped`))
+	wantText(t, "near miss: an empty object", recoverText(t, `assistantcode{}`))
+	wantText(t, "near miss: a word that starts with assistant", recoverText(t, `assistantcodes{"x": 1}`))
 }
 
 // m3_leading_think_closers and minimax_wrapper_cut: M3's leading
@@ -99,12 +91,12 @@ func TestRuleM3LeadingThinkClosers(t *testing.T) {
 		call{"read_file", `{"path":"a.go"}`})
 	checkRejected(t, "an M2 opener cut", recoverText(t, "Let me read it.\n<minimax:tool_call>"), false, "no tool name")
 	// Near misses.
-	checkQuiet(t, "near miss: a closer before prose", recoverText(t, "</mm:think>Hello."))
+	wantText(t, "near miss: a closer before prose", recoverText(t, "</mm:think>Hello."))
 	if r := recoverText(t, "</mm:think>Hello."); r.Text != "</mm:think>Hello." {
 		t.Errorf("closer before prose: text %q, want it as received", r.Text)
 	}
-	checkQuiet(t, "near miss: the opener named as a token", recoverText(t, "MiniMax's call token is\n<minimax:tool_call>"))
-	checkQuiet(t, "near miss: the opener inside a sentence", recoverText(t, "MiniMax opens calls with <minimax:tool_call>"))
-	checkQuiet(t, "near miss: a fenced opener", recoverText(t, "```\n<minimax:tool_call>\n```"))
-	checkQuiet(t, "near miss: a closer alone at the end", recoverText(t, "Done.]<]minimax[>[</tool_call>"))
+	wantText(t, "near miss: the opener named as a token", recoverText(t, "MiniMax's call token is\n<minimax:tool_call>"))
+	wantText(t, "near miss: the opener inside a sentence", recoverText(t, "MiniMax opens calls with <minimax:tool_call>"))
+	wantText(t, "near miss: a fenced opener", recoverText(t, "```\n<minimax:tool_call>\n```"))
+	wantText(t, "near miss: a closer alone at the end", recoverText(t, "Done.]<]minimax[>[</tool_call>"))
 }
