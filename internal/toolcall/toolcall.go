@@ -174,6 +174,20 @@ func recoverReply(in Input) Result {
 			}
 		}
 	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if cs, lead, noName, ok := genericMarkupCalls(in.Content, ts); ok { // rule_generic.go
+			for _, c := range cs {
+				emit(&res, ts, c, truncated)
+			}
+			if len(res.Calls) > 0 {
+				res.Text = lead
+			}
+		} else if noName && truncated {
+			res.Rejections = append(res.Rejections, Rejection{Truncated: true, Reason: cutReason("")})
+		} else if noName {
+			res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
+		}
+	}
 	res.Calls = dedupe(res.Calls)
 	if len(res.Calls) > 0 {
 		res.Text = danglingOpener(res.Text)
