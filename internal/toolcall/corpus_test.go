@@ -353,6 +353,11 @@ var knownMisses = map[string]string{
 	"bare_json-o004":         "{\"function\": {name, arguments}} outside call markup: round 4a corrects a written tool_calls element, running this part of one would contradict it",
 	"glm-l002":               "'name: bash, arguments: {}' inside <tool_call>: no parser reads it as a call (LocalAI's test calls it garbage); nothing runs, no correction",
 	"hermes-11t018":          "'Now the Python version:' before python3 --version: the words are those of 'Now the Hermes version:' before a shown format (negative_quoted-11t019); only the call tells them apart",
+	"bare_json-13p030":       "Inkling's {\"name\", \"args\"} object after a word glued to its <|content_invoke_tool_json|> token, naming an undeclared tool (smg's tool_parser_inkling.rs drops it): with no declared name and no line of its own, generic_markup does not take the word-glued token as a call, and args outside call markup is Google's data shape (TestRuleGoogleArgs)",
+	"fetch_content-13n118":   "&amp; in a Cline-format URL: Cline and Roo decode entities only in execute_command's command (cline/cline#11305 keeps every other tool's input as written; cline_command_entities, rule_round12q.go), so the URL is kept as written",
+	"pythonic-13n105":        "Gorilla OpenFunctions' <<function>>NAME(…) (constructed by red team 13): no rule reads the doubled angle brackets, and generic_markup reads no pythonic arguments (a line starting NAME( inside a value split write_file's content: 13n119)",
+	"structured_args-13n111": "edit_file's edits as nested <edits><edit><old>…</old><new>…</new></edit></edits> elements (constructed by red team 13): the XML readers take a parameter's value as text, and edits must be an array; nothing runs, the correction names edits",
+	"cline_xml-13t022":       "a Cline block inline in a sentence with more prose after it (Roo's fallback parser test): the cline_xml rule reads only a block that starts its line and ends the reply, and its near misses ('Write it as <read_file>…', a block followed by 'That is how Roo reads a file.') are text; only the words tell this one apart",
 	"hermes-11t028":          "'You shared the output, and the panic comes from cache.go:': a place, not a step, after the paste; reading it as the model's would also run 'You pasted this, and the call is in deploy.sh:'",
 }
 

@@ -132,16 +132,23 @@ func callObject(v any) (candidate, bool) {
 	}
 	args, hasArgs := m["arguments"]
 	key := "arguments"
-	if !hasArgs {
-		args, hasArgs = m["parameters"]
-		key = "parameters"
+	// Llama's parameters, and langchain4j's inputs (rule "call_args_keys",
+	// round 13: quarkiverse/quarkus-langchain4j#662). Anthropic's input and
+	// Google's args stay data outside call markup (TestRuleCallShapes,
+	// TestRuleGoogleArgs).
+	for _, k := range []string{"parameters", "inputs"} {
+		if hasArgs {
+			break
+		}
+		args, hasArgs = m[k]
+		key = k
 	}
 	if !hasArgs {
 		return candidate{}, false
 	}
 	c := candidate{name: name}
-	if key == "parameters" {
-		c.notes = append(c.notes, "parameters read as arguments")
+	if key != "arguments" {
+		c.notes = append(c.notes, key+" read as arguments")
 	}
 	switch a := args.(type) {
 	case map[string]any:
@@ -594,6 +601,9 @@ func (sc *scan) mistralArgs(start, ns, ne int) (group, bool) {
 		return group{start: start, end: len(s), cands: []candidate{c}}, true
 	}
 	if s[q] != '{' {
+		if c, ok := mistralArgsWithoutBrace(s, ns, ne, q); ok { // rule_round13.go
+			return group{start: start, end: len(s), cands: []candidate{c}}, true
+		}
 		return group{}, false
 	}
 	return sc.nameThenJSON(start, ns, ne, q, "mistral [TOOL_CALLS]")
@@ -612,7 +622,10 @@ func (sc *scan) xmlCall(start, j int, t xtag) (group, bool) {
 	if t.name == "invoke" {
 		format = "XML <invoke> parameters"
 	}
-	args := map[string]any{}
+	args, ok := xmlCallAttrs(t, sc.ts.schema(sc.ts.resolve(name))) // rule_redteam13.go
+	if !ok {
+		return group{}, false
+	}
 	var notes []string
 	var body any
 	var bodyText strings.Builder

@@ -631,6 +631,9 @@ func (p *lenient) object() map[string]any {
 			if p.gemmaMissingComma(vs) { // rule_round5c.go
 				continue
 			}
+			if p.closedByCallCloser() {
+				return m
+			}
 			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" after the value of "+echoName(k))
 			return m
 		}
@@ -690,10 +693,41 @@ func (p *lenient) array() []any {
 			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" in a list")
 			return a
 		default:
+			if p.closedByCallCloser() {
+				return a
+			}
 			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" in a list")
 			return a
 		}
 	}
+}
+
+// closedByCallCloser: rule "closed_by_call_closer" (round 13). A list or
+// object whose own closer is missing right before the closer of the call
+// around it (<TOOLCALL>[{…}</TOOLCALL>, Gemma's call:NAME{…<tool_call|>)
+// ends there, as Dynamo's parity fixtures and Gemma's parser read it: the
+// call's markup says the value is complete. The closer itself is left for
+// the markup's reader.
+func (p *lenient) closedByCallCloser() bool {
+	if p.i >= len(p.s) || (p.s[p.i] != '<' && p.s[p.i] != '[') || !isCloserAt(p.s, p.i) {
+		return false
+	}
+	if _, ok := closerEnd(p.s, p.i); !ok {
+		return false // a cut closer (</tool_cal) is not one
+	}
+	// A call's closer, not a turn's end (<|im_end|>, <｜end▁of▁sentence｜>):
+	// a value cut by the end of the turn is cut.
+	if name, _, _, ok := tokenAt(p.s, p.i); ok {
+		n := normTok(name)
+		if !strings.Contains(n, "call") && !strings.Contains(n, "tool") && !strings.Contains(n, "function") && !strings.Contains(n, "action") {
+			return false
+		}
+		if strings.Contains(n, "output") || strings.Contains(n, "result") || strings.Contains(n, "response") {
+			return false // a made-up tool result's end closes no call
+		}
+	}
+	p.note("closer missing before the call's end")
+	return true
 }
 
 // decodeStrict decodes standard JSON with numbers kept as written; only

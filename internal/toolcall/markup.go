@@ -280,6 +280,11 @@ func readTag(s string, i int) (xtag, bool) {
 // the tag line) and one newline before the closing tag are not part of the
 // value.
 func xmlValue(raw string) string {
+	// A value wrapped whole in a CDATA section is its inside, as XML
+	// readers (Roo Code's tool parser) take it: rule "xml_cdata_value".
+	if t := strings.TrimSpace(raw); strings.HasPrefix(t, "<![CDATA[") && strings.HasSuffix(t, "]]>") && !strings.Contains(t[len("<![CDATA["):len(t)-len("]]>")], "]]>") {
+		return t[len("<![CDATA[") : len(t)-len("]]>")]
+	}
 	switch {
 	case strings.HasPrefix(raw, "\r\n"):
 		raw = raw[2:]

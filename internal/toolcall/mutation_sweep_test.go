@@ -43,7 +43,7 @@ func TestMarkupMutations(t *testing.T) {
 		for _, next := range nextTurn {
 			muts = append(muts, struct{ name, text string }{"next turn " + next[:12], trimmed + next})
 		}
-		if c.Kind == "call" {
+		if c.Kind == "call" && !closerEndsValue[c.ID] {
 			if cl := closerAtEnd(trimmed); cl != "" {
 				muts = append(muts, struct{ name, text string }{"closer " + cl + " eaten", strings.TrimSuffix(trimmed, cl)})
 			}
@@ -90,6 +90,12 @@ var leakedTurnStarts = []string{
 // nextTurn are the turns a model writes after its own when the server
 // does not stop at its end-of-turn token: it makes up the tool's result
 // and the user's next message.
+// closerEndsValue are the calls whose closer is all that ends a value left
+// open: an object (rule "closed_by_call_closer", lenient.go), a <content>
+// element without its own closer (generic_markup's genericElement). With
+// the closer eaten as well, the call is cut, and is rightly corrected.
+var closerEndsValue = map[string]bool{"gemma-13h022": true, "write_file-13n125": true}
+
 var nextTurn = []string{
 	"<|im_end|>\n<|im_start|>user\n<tool_response>\n{\"output\": \"ok\"}\n</tool_response><|im_end|>\n<|im_start|>assistant\nDone.",
 	"<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\n{\"output\": \"ok\"}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\nDone.",

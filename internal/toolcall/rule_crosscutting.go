@@ -25,13 +25,21 @@ func nameOnlyCall(v any) (candidate, bool) {
 	if !ok {
 		return candidate{}, false
 	}
+	// Command R's action names its tool under tool_name (command_r-13p008,
+	// smg's tool_parser_cohere.rs: {"tool_name": "bash"} with no
+	// parameters).
+	key := "name"
 	name, ok := m["name"].(string)
+	if !ok {
+		key = "tool_name"
+		name, ok = m["tool_name"].(string)
+	}
 	if !ok || strings.TrimSpace(name) == "" {
 		return candidate{}, false
 	}
 	for k := range m {
 		switch k {
-		case "name", "id", "type":
+		case key, "id", "type", "tool_call_id":
 		default:
 			return candidate{}, false
 		}

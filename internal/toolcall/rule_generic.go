@@ -33,20 +33,23 @@ func genericMarkupCalls(s string, ts *toolset) (cands []candidate, lead string, 
 	if !found || !genericBlockCloses(m, start) {
 		return nil, "", false, false
 	}
-	if notIntended(sentenceBefore(m, 0, start), "") {
+	if !genericLeadActs(m, start) {
 		return nil, "", false, false
 	}
 	slots := genericSlots(m, start, ts)
 	if len(slots) == 0 {
-		return nil, "", genericNoName(m, start), false
+		return nil, "", genericNoName(m, start, ts), false
 	}
 	for k, sl := range slots {
 		end := len(s)
 		if k+1 < len(slots) {
 			end = slots[k+1].at
 		}
+		if end < sl.args {
+			return nil, "", false, false // two readings overlap: no guess
+		}
 		c, clean := genericArgs(s, sl, end, ts)
-		if !clean {
+		if !clean || genericImplausible(c) {
 			return nil, "", false, false
 		}
 		cands = append(cands, c)
@@ -73,11 +76,15 @@ func genericMarkupCalls(s string, ts *toolset) (cands []candidate, lead string, 
 // markup as its answer. Prose inside the markup (<tool_call>Hello</tool_call>),
 // a name of any kind, an unfinished sentence before it ("MiniMax's call
 // token is") keep it an answer.
-func genericNoName(m string, start int) bool {
-	if !genericStrongAt(m, start) {
+func genericNoName(m string, start int, ts *toolset) bool {
+	// Control tokens only, as the whole reply: XML tags named action or
+	// invoke are also Struts, Android, BPEL and plugin.xml elements (red
+	// team 13n003, 13n017, 13n023), and markup after a sentence may be
+	// quoted (13n019).
+	if !genericStrongAt(m, start) || (m[start] == '<' && !strings.HasPrefix(m[start:], "<|") && !strings.HasPrefix(m[start:], "<｜")) {
 		return false
 	}
-	if lead := strings.TrimSpace(m[:start]); lead != "" && !strings.ContainsAny(lead[len(lead)-1:], ".:!?") {
+	if strings.TrimSpace(m[:start]) != "" && !genericLeadActs(m, start) {
 		return false
 	}
 	body := genericStripTokens(m[start:])
@@ -95,14 +102,51 @@ func genericNoName(m string, start int) bool {
 	// {"tool_name": invalid}); [TOOL_CALLS]{"content": Movement complete}
 	// is an answer in a fake marker (mistral-008). A name given as a
 	// string is a name, not none.
-	return body == "" || callNameKeyRe().MatchString(body) && !namedValueRe().MatchString(body)
+	if body == "" || callNameKeyRe().MatchString(body) && !namedValueRe().MatchString(body) {
+		return true
+	}
+	// The arguments alone, of one declared tool, inside call markup
+	// (Kimi's call with no functions.NAME:0, Gemma's <|tool_call> with no
+	// call:NAME): the call lost its name.
+	return argsOfATool(body, ts)
+}
+
+// argsOfATool reports an object whose keys are all parameters of one
+// declared tool and hold every argument it requires.
+func argsOfATool(body string, ts *toolset) bool {
+	obj, ok := readValue(body, 0, false).v.(map[string]any)
+	if !ok || len(obj) == 0 {
+		return false
+	}
+	for _, n := range ts.names {
+		o := ts.schema(n)
+		if o == nil {
+			continue
+		}
+		all := true
+		for k := range obj {
+			if !o.has(k) {
+				all = false
+				break
+			}
+		}
+		for _, r := range o.required {
+			if _, ok := obj[r]; !ok {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // callNameKeyRe is a key a call object names its tool under; namedValueRe the
 // same with a string value.
 var (
-	callNameKeyRe    = lazyRegexp(`"(name|tool_name|tool|function|recipient_name)"\s*:`)
-	namedValueRe = lazyRegexp(`"(name|tool_name|tool|function|recipient_name)"\s*:\s*"`)
+	callNameKeyRe = lazyRegexp(`"(name|tool_name|tool|function|recipient_name)"\s*:`)
+	namedValueRe  = lazyRegexp(`"(name|tool_name|tool|function|recipient_name)"\s*:\s*"`)
 )
 
 // genericStrongAt: call markup no answer writes for another reason at
@@ -114,7 +158,7 @@ func genericStrongAt(m string, i int) bool {
 	var n string
 	if name, _, _, ok := tokenAt(m, i); ok {
 		n = normTok(name)
-	} else if t, ok := readTag(m, i); ok && !t.close {
+	} else if t, ok := tagAt(m, i); ok && !t.close {
 		n = normTok(genericLocal(t.name))
 	}
 	return strings.Contains(n, "toolcall") || strings.Contains(n, "functioncall") || strings.Contains(n, "action") || n == "invoke" || n == "tooluse"
@@ -157,6 +201,7 @@ type genericSlot struct {
 	args   int
 	closer string // the tag a tool-named element closes with (<bash>…</bash>)
 	py     bool   // NAME( … ): pythonic arguments
+	attrs  map[string]string
 }
 
 // genericLocal is a tag's name without its namespace (steptml:invoke →
@@ -246,7 +291,7 @@ func genericOpenerAt(m string, j int, ts *toolset) bool {
 		}
 		return genericCallWord(n)
 	}
-	t, isTag := readTag(m, j)
+	t, isTag := tagAt(m, j)
 	if !isTag || t.close {
 		return false
 	}
@@ -333,6 +378,11 @@ func genericBlockCloses(m string, start int) bool {
 		if strings.TrimSpace(m[r.end:]) == "" {
 			return true
 		}
+		// A broken object on the markup's last line, closed as the reply
+		// ends ([TOOL_CALLS] [{"name": }]).
+		if r.fail == failSyntax && !strings.Contains(after, "\n") && strings.ContainsAny(after[len(after)-1:], "}]") {
+			return true
+		}
 	}
 	// Find the markup that ends at last: a value opened by it and never
 	// closed runs to the end.
@@ -345,7 +395,7 @@ func genericBlockCloses(m string, start int) bool {
 		n := normTok(name)
 		return !strings.HasPrefix(n, "/") && !strings.Contains(n, "end") && genericCallWord(n)
 	}
-	if t, ok := readTag(m, p); ok && t.end == start+last+1 && !t.close {
+	if t, ok := tagAt(m, p); ok && t.end == start+last+1 && !t.close {
 		// A value tag, or a call's own opener, cut; not any tag.
 		local := genericLocal(t.name)
 		return genericParamWord(local) || genericCallWord(normTok(local)) || t.eq != "" || t.attrs["name"] != ""
@@ -359,26 +409,35 @@ func genericSlots(m string, start int, ts *toolset) []genericSlot {
 	add := func(sl genericSlot) {
 		// <｜tool▁sep｜>edit_file then <steptml:invoke name="edit_file">:
 		// one call named twice, when nothing came between the two.
-		if n := len(out); n > 0 && out[n-1].name == sl.name && genericStripTokens(m[out[n-1].args:sl.at]) == "" {
-			sl.at = out[n-1].at
-			out[n-1] = sl
-			return
+		if n := len(out); n > 0 {
+			prev := out[n-1]
+			if prev.args > sl.at {
+				// The same name read twice (NAME<|token|>{"name": NAME}):
+				// one slot, the later reading of its arguments.
+				if prev.name == sl.name {
+					sl.at = prev.at
+					out[n-1] = sl
+				}
+				return
+			}
+			if prev.name == sl.name && genericStripTokens(m[prev.args:sl.at]) == "" {
+				sl.at = prev.at
+				out[n-1] = sl
+				return
+			}
 		}
 		out = append(out, sl)
 	}
 	for i := start; i < len(m) && len(out) < maxGroups; {
-		// A line of the block that starts with NAME:INDEX or NAME( names a
-		// call too.
+		// A line of the block that starts with NAME:INDEX glued to a call
+		// token names a call too (Kimi's id without functions.). A line
+		// that merely starts with a tool's name (NAME(…) in a file's
+		// content) does not: red team 13n119.
 		if i == start || m[i-1] == '\n' {
 			p := skipSpace(m, i)
 			w, we := genericWord(m, p)
-			if n := genericBareID(w, ts); n != "" {
+			if n := genericBareID(w, ts); n != "" && we < len(m) && m[we] == '<' && genericOpenerAt(m, we, ts) {
 				add(genericSlot{name: n, at: p, args: we})
-				i = we
-				continue
-			}
-			if n := ts.exactTool(w); n != "" && we < len(m) && m[we] == '(' {
-				add(genericSlot{name: n, at: p, args: we, py: true})
 				i = we
 				continue
 			}
@@ -404,6 +463,16 @@ func genericSlots(m string, start int, ts *toolset) []genericSlot {
 func genericSlotAt(m string, i int, ts *toolset) (genericSlot, bool) {
 	after := func(p int) (genericSlot, bool) {
 		q := skipSpace(m, p)
+		if t, ok := tagAt(m, q); ok && !t.close && (t.name == "name" || t.name == "tool_name") {
+			q = skipSpace(m, t.end)
+			w, we := genericWord(m, q)
+			if n := ts.exactTool(w); n != "" {
+				if ct, ok := tagAt(m, skipSpace(m, we)); ok && ct.close && ct.name == t.name {
+					return genericSlot{name: n, at: i, args: ct.end}, true
+				}
+			}
+			return genericSlot{}, false
+		}
 		w, we := genericWord(m, q)
 		if n := ts.exactTool(w); n != "" {
 			sl := genericSlot{name: n, at: i, args: we}
@@ -430,7 +499,7 @@ func genericSlotAt(m string, i int, ts *toolset) (genericSlot, bool) {
 		}
 		return after(e)
 	}
-	t, ok := readTag(m, i)
+	t, ok := tagAt(m, i)
 	if !ok || t.close {
 		return genericSlot{}, false
 	}
@@ -438,16 +507,26 @@ func genericSlotAt(m string, i int, ts *toolset) (genericSlot, bool) {
 	if genericParamWord(local) {
 		return genericSlot{}, false
 	}
-	if n := ts.exactTool(t.eq); n != "" {
-		return genericSlot{name: n, at: i, args: t.end}, true
+	callish := genericCallWord(normTok(local))
+	// A name attribute names a tool only on call markup (<x:invoke
+	// name=…>, <function=…>): <tool name="bash"> of a Galaxy tool file or
+	// <function name=…> of GObject-Introspection is not (red team 13n007,
+	// 13n016; the second has parameters, not a call's).
+	if n := ts.exactTool(t.eq); n != "" && callish {
+		return genericSlot{name: n, at: i, args: t.end, attrs: t.attrs}, true
 	}
-	if n := ts.exactTool(t.attrs["name"]); n != "" {
-		return genericSlot{name: n, at: i, args: t.end}, true
+	if n := ts.exactTool(t.attrs["name"]); n != "" && callish && !strings.Contains(t.name, "-") {
+		return genericSlot{name: n, at: i, args: t.end, attrs: t.attrs}, true
 	}
-	if n := ts.exactTool(local); n != "" {
-		return genericSlot{name: n, at: i, args: t.end, closer: t.name}, true
+	// A tag named after the tool only in a namespace (<x:read_file>,
+	// DSML's <｜DSML｜read_file>): a bare <bash> or <lsp> is Cline's format
+	// (its own rule) or a config file's element (13n002, 13n010).
+	if n := ts.exactTool(local); n != "" && (t.dsml || local != t.name) {
+		return genericSlot{name: n, at: i, args: t.end, closer: t.name, attrs: t.attrs}, true
 	}
-	if genericCallWord(normTok(local)) {
+	if callish {
+		// <name>bash</name>: the tool named in its own element
+		// (<tool_call><name>bash</name><arguments>{…}</arguments>: 13n108).
 		return after(t.end)
 	}
 	return genericSlot{}, false
@@ -479,10 +558,12 @@ func genericStripTokens(w string) string {
 		if w[i] == '<' {
 			if _, e, _, ok := tokenAt(w, i); ok {
 				i = e
+				b.WriteByte(' ')
 				continue
 			}
-			if t, ok := readTag(w, i); ok {
+			if t, ok := tagAt(w, i); ok {
 				i = t.end
+				b.WriteByte(' ')
 				continue
 			}
 		}
@@ -517,6 +598,13 @@ func genericArgs(s string, sl genericSlot, end int, ts *toolset) (c candidate, c
 			q = e
 			continue
 		}
+		// <function>bash</function>{…}: the closer of the tag that held
+		// the name (hermes-13h001); <arguments>{…}</arguments>: the
+		// element that holds the object (13n108).
+		if t, ok := tagAt(body, q); ok && (t.close || genericArgsTag(t.name)) {
+			q = t.end
+			continue
+		}
 		break
 	}
 	if q < len(body) && body[q] == '{' {
@@ -543,8 +631,20 @@ func genericArgs(s string, sl genericSlot, end int, ts *toolset) (c candidate, c
 	o := ts.schema(sl.name)
 	args := map[string]any{}
 	put := func(k string, v any) {
+		if str, ok := v.(string); ok && k == "command" {
+			// As cline_command_entities (rule_round12q.go): a shell never
+			// means &gt;; file content and other arguments keep theirs.
+			v = genericEntities(str)
+		}
 		if _, dup := args[k]; !dup && k != "" {
 			args[k] = v
+		}
+	}
+	// <tool_use name="read_file" path="go.mod"/>: a parameter given as an
+	// attribute of the call's own tag (red team 13n101, 13n115).
+	for k, v := range sl.attrs {
+		if o != nil && k != "name" && o.has(k) {
+			put(k, v)
 		}
 	}
 	closeAt := end
@@ -566,12 +666,12 @@ func genericArgs(s string, sl genericSlot, end int, ts *toolset) (c candidate, c
 		if p, n, ok := readParam(body[:closeAt], j); ok {
 			put(p.k, p.v)
 			next, read, cut = n, true, cut || p.cut
-		} else if t, ok := readTag(body, j); ok && !t.close {
+		} else if t, ok := tagAt(body, j); ok && !t.close {
 			local := genericLocal(t.name)
 			switch {
 			case strings.HasSuffix(local, "arg_key") || local == "key":
 				key, n, kc := genericElement(body, t, closeAt)
-				vt, vok := readTag(body, skipSpace(body, n))
+				vt, vok := tagAt(body, skipSpace(body, n))
 				vl := genericLocal(vt.name)
 				if !vok || vt.close || !(strings.HasSuffix(vl, "arg_value") || vl == "value") {
 					return c, false
@@ -602,7 +702,7 @@ func genericArgs(s string, sl genericSlot, end int, ts *toolset) (c candidate, c
 		}
 		from, k = next, max(next, j+1)
 	}
-	if len(args) == 0 && o != nil {
+	if len(args) == 0 && o != nil && !strings.HasPrefix(strings.TrimSpace(body[sl.args:closeAt]), "{") {
 		pairs, used := genericPairs(body[sl.args:closeAt])
 		for _, kv := range pairs {
 			if !o.has(kv.k) {
@@ -633,14 +733,19 @@ func genericElement(s string, t xtag, limit int) (string, int, bool) {
 	if k := strings.Index(strings.ToLower(s[t.end:limit]), closer); k >= 0 {
 		return xmlValue(s[t.end : t.end+k]), t.end + k + len(closer), false
 	}
+	// Without its own closer, the value ends at a call's or parameter's
+	// closer (a drifted </parameter>), never at a tag of its own content
+	// (</title> in an HTML file: red team 13n124).
 	for k := t.end; k < limit; {
 		j := strings.Index(s[k:limit], "</")
 		if j < 0 {
 			break
 		}
 		j += k
-		if ct, ok := readTag(s, j); ok && ct.close {
-			return xmlValue(s[t.end:j]), ct.end, false
+		if ct, ok := tagAt(s, j); ok && ct.close {
+			if l := genericLocal(ct.name); genericParamWord(l) || genericCallWord(normTok(l)) {
+				return xmlValue(s[t.end:j]), ct.end, false
+			}
 		}
 		k = j + 2
 	}
@@ -724,6 +829,13 @@ func genericObjectName(obj map[string]any) string {
 			return n
 		}
 	}
+	// {"type": "function", "function": {"name", "arguments"}}: OpenAI's
+	// shape (red team 13n107).
+	if f, ok := obj["function"].(map[string]any); ok {
+		if n, ok := f["name"].(string); ok {
+			return n
+		}
+	}
 	return ""
 }
 
@@ -731,6 +843,11 @@ func genericObjectName(obj map[string]any) string {
 // argument keys, or, when it has none, its other keys. A string that is
 // not a JSON object is not arguments.
 func genericObjectArgs(obj map[string]any) (map[string]any, bool) {
+	if f, ok := obj["function"].(map[string]any); ok {
+		if _, named := obj["name"]; !named {
+			obj = f
+		}
+	}
 	for _, k := range genericArgKeys {
 		v, ok := obj[k]
 		if !ok {
@@ -768,6 +885,89 @@ func knownWrapperAt(m string, i int) bool {
 	if name, _, gemma, ok := tokenAt(m, i); ok {
 		return classifyTok(normTok(name), gemma) != tkNone
 	}
-	t, ok := readTag(m, i)
+	t, ok := tagAt(m, i)
 	return ok && wrapperTags[t.name]
+}
+
+// genericLeadActs: with no format to vouch for the markup, only the model
+// announcing its step lets it run. Before the block there is nothing but
+// markup and reasoning, or the last sentence is the model acting ("Let me
+// check the weather.", "Running the tests now."), and nothing in it shows
+// the markup (notIntended). A description ("Step3 wraps each call in
+// steptml tags:"), a heading, a transcript or "for you to review" leaves
+// it text (red team 13n001, 13n021, 13n022, 13n031).
+func genericLeadActs(m string, start int) bool {
+	lead := genericStripTokens(m[:start])
+	if lead == "" {
+		return true
+	}
+	before := sentenceBefore(m, 0, start)
+	if notIntended(before, "") {
+		return false
+	}
+	last := lead
+	if i := strings.LastIndexByte(strings.TrimRight(last, "\n "), '\n'); i >= 0 {
+		last = last[i+1:]
+	}
+	last = sentenceBefore(last, 0, len(last))
+	if strings.TrimSpace(last) == "" {
+		last = lead
+	}
+	return (modelActs(last) || firstPersonStepRe().MatchString(last)) && !transcriptLineRe().MatchString(strings.TrimSpace(last))
+}
+
+// transcriptLineRe is a speaker's label of a pasted transcript
+// ("Assistant: let me check", "User: …"): red team 13n020.
+var transcriptLineRe = lazyRegexp(`(?i)^(assistant|user|system|model|ai|human|bot|agent)\s*:`)
+
+// genericImplausible: a value no real call of this tool holds (markup
+// where a path or URL goes: <type name="filename"/>), so the markup was
+// read wrongly.
+func genericImplausible(c candidate) bool {
+	args, ok := c.args.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, k := range []string{"path", "url"} {
+		if v, ok := args[k].(string); ok && strings.ContainsAny(v, "<>") {
+			return true
+		}
+	}
+	return false
+}
+
+// genericEntities decodes the XML entities of a command written as escaped
+// XML (&amp;&amp; for &&: red team 13n117). A value with a raw
+// '<' or '&' besides is not escaped XML and is kept.
+func genericEntities(v string) string {
+	if !strings.Contains(v, "&") || strings.Contains(v, "<") {
+		return v
+	}
+	stripped := v
+	for _, e := range []string{"&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#39;"} {
+		stripped = strings.ReplaceAll(stripped, e, "")
+	}
+	if stripped == v || strings.Contains(stripped, "&") {
+		return v
+	}
+	return xmlEntityReplacer.Replace(v)
+}
+
+var xmlEntityReplacer = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&#39;", "'")
+
+// tagAt is readTag at s[i] when a tag can start there (i may be the end).
+func tagAt(s string, i int) (xtag, bool) {
+	if i < 0 || i >= len(s) || s[i] != '<' {
+		return xtag{}, false
+	}
+	return readTag(s, i)
+}
+
+// genericArgsTag is an element that holds a call's arguments whole.
+func genericArgsTag(name string) bool {
+	switch genericLocal(name) {
+	case "arguments", "parameters", "args", "input", "arguments_json":
+		return true
+	}
+	return false
 }

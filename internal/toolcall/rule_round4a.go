@@ -104,7 +104,9 @@ func clineParams(body string) (map[string]any, bool) {
 			return nil, false
 		}
 		v := rest[e+1 : end]
-		if verbatimArgs[key] {
+		if t := strings.TrimSpace(v); strings.HasPrefix(t, "<![CDATA[") && strings.HasSuffix(t, "]]>") {
+			v = xmlValue(t) // rule "xml_cdata_value" (markup.go)
+		} else if verbatimArgs[key] {
 			v = strings.TrimPrefix(strings.TrimPrefix(v, "\r"), "\n")
 			v = strings.TrimSuffix(strings.TrimSuffix(v, "\n"), "\r")
 		} else {

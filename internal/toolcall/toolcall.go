@@ -168,7 +168,26 @@ func recoverReply(in Input) Result {
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if c, lead, ok := clineXMLCall(in.Content, ts); ok || clineXMLOpen(in.Content, ts, &c) { // rule_round4a.go
+			// Earlier blocks, each led in by the model's next step
+			// (rule_round13.go).
+			earlier, first := clineEarlierBlocks(lead, ts)
+			for _, e := range earlier {
+				emit(&res, ts, clineCommandEntities(e, ts), truncated)
+			}
 			emit(&res, ts, clineCommandEntities(c, ts), truncated) // rule_round12q.go
+			if len(res.Calls) > 0 {
+				res.Text = lead
+				if len(earlier) > 0 {
+					res.Text = first
+				}
+			}
+		}
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if cs, lead, ok := qwenAgentCalls(in.Content, ts); ok { // rule_round13.go
+			for _, c := range cs {
+				emit(&res, ts, c, truncated)
+			}
 			if len(res.Calls) > 0 {
 				res.Text = lead
 			}
@@ -187,6 +206,9 @@ func recoverReply(in Input) Result {
 		} else if noName {
 			res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 		}
+	}
+	if truncated && len(res.Calls) == 0 && len(res.Rejections) == 0 && cutCallObject(in.Content) { // rule_round13.go
+		res.Rejections = append(res.Rejections, Rejection{Truncated: true, Reason: cutReason("")})
 	}
 	res.Calls = dedupe(res.Calls)
 	if len(res.Calls) > 0 {

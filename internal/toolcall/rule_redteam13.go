@@ -1,0 +1,88 @@
+package toolcall
+
+import "strings"
+
+// Round 13's red team (testdata/widened-adversarial-round13.jsonl) aimed at
+// rule generic_markup and found, on the way, lead-ins that the older format
+// readers took as the model's own step. Each says where the block comes
+// from or what the user is to do with it, so the block is shown, not made.
+// Rule "lead_describes_block":
+//   - the block's provenance: "verbatim", "comes from the server log",
+//     "introspection data", "training example";
+//   - an instruction to the user about the block: "Add this block to your
+//     settings.xml.", "Save this as testdata/…", "Wrap the call in
+//     function_calls…";
+// The model's own step ("OK, I'll run it verbatim as you wrote it:") is
+// never one of these.
+var (
+	leadProvenanceRe  = lazyRegexp(`(?i)\b(verbatim|word for word)\b|\b(comes|came|is taken|was taken|is copied|was copied|copied|pasted)\s+(straight\s+|directly\s+)?from\b|\b(introspection|training)\s+(data|examples?)\b`)
+	leadToUserRe      = lazyRegexp(`(?i)^\s*(add|save|put|paste|copy|place|insert|append|store|drop)\s+(this|these|that|the following|it|the (block|snippet|lines?|text|file|xml|json|markup))\b`)
+	leadFormatImperRe = lazyRegexp(`(?i)^\s*(wrap|enclose|surround)\s+(the|each|every|a|your)\s+(call|tool call|function call|argument|parameter)s?\b`)
+	firstPersonStepRe         = lazyRegexp(`(?i)\b(i'll|i will|i'm going to|i am going to|let me|let's|we'll|we will)\b`)
+)
+
+func leadDescribesBlock(before string) bool {
+	b := strings.TrimSpace(fenceTailRe().ReplaceAllString(before, ""))
+	if b == "" {
+		return false
+	}
+	line := b
+	if i := strings.LastIndexByte(b, '\n'); i >= 0 {
+		line = b[i+1:] // a heading or an earlier paragraph above it
+	}
+	line = genericStripTokens(line) // a closed </think> before it
+	if (leadToUserRe().MatchString(line) || leadFormatImperRe().MatchString(line)) && !firstPersonStepRe().MatchString(line) {
+		return true
+	}
+	return matchUnlessActs(leadProvenanceRe(), b) && !firstPersonStepRe().MatchString(b)
+}
+
+// markupRunStart walks back from a call's start over the tags and tokens
+// right before it (<function_calls>, <|assistant|><|tool|>), so that the
+// sentence before a wrapper is read as the call's lead-in (red team
+// 13n021, 13n035).
+func markupRunStart(s string, from, at int) int {
+	for {
+		p := at
+		for p > from && (s[p-1] == ' ' || s[p-1] == '\t' || s[p-1] == '\n' || s[p-1] == '\r') {
+			p--
+		}
+		if p <= from || s[p-1] != '>' {
+			return at
+		}
+		o := strings.LastIndexByte(s[from:p-1], '<')
+		if o < 0 {
+			return at
+		}
+		o += from
+		if _, e, _, ok := tokenAt(s, o); ok && e == p {
+			at = o
+			continue
+		}
+		if t, ok := readTag(s, o); ok && t.end == p {
+			at = o
+			continue
+		}
+		return at
+	}
+}
+
+// xmlCallAttrs is rule "xml_call_attributes": the attributes of an
+// <invoke>/<function> tag besides its name. One that is a parameter of the
+// tool is an argument (<invoke name="read_file" path="a.go">: red team
+// 13n115); any other (BPEL's partnerLink and operation, GObject
+// Introspection's c:identifier: 13n016, 13n017) makes the tag another
+// language's element, not a call.
+func xmlCallAttrs(t xtag, o *objSchema) (map[string]any, bool) {
+	args := map[string]any{}
+	for k, v := range t.attrs {
+		switch {
+		case k == "name" || k == "string" || k == "id" || k == "type" || k == "call_id" || k == "index":
+		case o != nil && o.has(k):
+			args[k] = v
+		default:
+			return nil, false
+		}
+	}
+	return args, true
+}

@@ -1,0 +1,154 @@
+package toolcall
+
+import "strings"
+
+// Rules of round 13 (issue #25), each written from a format's source, not
+// from its case.
+
+// Rule "qwen_agent_fncall" (QwenLM/Qwen-Agent qwen_agent/llm/fncall_prompts/
+// qwen_fncall_prompt.py, and alibaba/rtp-llm's qwen_agent renderer): Qwen-
+// Agent prompts Qwen models to call tools as
+//
+//	✿FUNCTION✿: NAME
+//	✿ARGS✿: {JSON}
+//
+// and stops generation at ✿RESULT✿. A server that was sent no functions
+// returns those lines as content. The ✿ markers are Qwen-Agent's own, so
+// prose does not write them; a made-up ✿RESULT✿ after a call is not read.
+const (
+	qwenAgentFunction = "✿FUNCTION✿"
+	qwenAgentArgs     = "✿ARGS✿"
+	qwenAgentResult   = "✿RESULT✿"
+)
+
+// qwenAgentCalls reads the ✿FUNCTION✿/✿ARGS✿ pairs of s, and the text
+// before the first.
+func qwenAgentCalls(s string, ts *toolset) ([]candidate, string, bool) {
+	first := strings.Index(s, qwenAgentFunction)
+	if first < 0 {
+		return nil, "", false
+	}
+	code := append(codeRegions(s), plainFenceRegions(s)...)
+	skip := mergeRegions(append(append(reasoningRegions(s), code...), inlineCodeRegions(blank(s, code))...))
+	if inRegions(skip, first) || notIntended(sentenceBefore(s, 0, first), "") {
+		return nil, "", false
+	}
+	var out []candidate
+	rest := s[first:]
+	if r := strings.Index(rest, qwenAgentResult); r >= 0 {
+		rest = rest[:r]
+	}
+	for _, part := range strings.Split(rest, qwenAgentFunction)[1:] {
+		part = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(part, " "), ":"), " ")
+		nl := strings.IndexByte(part, '\n')
+		if nl < 0 {
+			nl = len(part)
+		}
+		name := strings.TrimSpace(part[:nl])
+		if name == "" || strings.ContainsAny(name, " \t{}") {
+			return nil, "", false
+		}
+		c := candidate{name: name, fromText: true, format: "Qwen-Agent ✿FUNCTION✿"}
+		body := strings.TrimSpace(part[nl:])
+		if !strings.HasPrefix(body, qwenAgentArgs) {
+			out = append(out, c) // no ✿ARGS✿: a missing argument is named
+			continue
+		}
+		body = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(body, qwenAgentArgs), ":"))
+		r := readValue(body, 0, false)
+		switch {
+		case r.fail != failNone:
+			c.fail, c.msg, c.key = r.fail, r.msg, r.key
+		case strings.TrimSpace(body[r.end:]) != "":
+			return nil, "", false // prose after the arguments: not this format's reply
+		default:
+			c.args, c.notes = r.v, r.notes
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, "", false
+	}
+	return out, strings.TrimSpace(s[:first]), true
+}
+
+// Rule "mistral_args_without_brace" (mistralai/mistral-common
+// tests/experimental/test_tools.py, the case that removes the arguments'
+// opening brace): [TOOL_CALLS]NAME[ARGS]"key": value…} is a call whose
+// object lost its '{'. mistral-common refuses it; mm answers it with a
+// correction rather than guess the brace (a declared name after
+// [TOOL_CALLS][ARGS] is no answer's prose). Only a quoted key followed by
+// ':' right after [ARGS] reads so.
+func mistralArgsWithoutBrace(s string, ns, ne, q int) (candidate, bool) {
+	if !strings.Contains(s[max(0, ns-16):ns], "[TOOL_CALLS]") {
+		return candidate{}, false
+	}
+	if !strings.Contains(s[ne:q], "[ARGS]") || s[q] != '"' {
+		return candidate{}, false
+	}
+	k := strings.IndexByte(s[q+1:], '"')
+	if k < 0 || !strings.HasPrefix(strings.TrimLeft(s[q+2+k:], " "), ":") {
+		return candidate{}, false
+	}
+	return candidate{name: s[ns:ne], fail: failSyntax, msg: "the arguments have no opening '{'", fromText: true, format: "mistral [TOOL_CALLS]"}, true
+}
+
+// Rule "cut_call_object" (huggingface/smolagents#97: TGI's grammar-
+// constrained {"function": {"_name": …}} cut by the token limit inside a
+// string): a reply that is one JSON object, whose first key is a call's
+// (name, function, tool_name, tool_calls…), cut by the token limit before
+// it closes, was a call; it is answered with the cut correction instead of
+// being shown as the answer. An object whose first key is anything else is
+// data, cut or not.
+func cutCallObject(s string) bool {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{") {
+		return false
+	}
+	m := firstKeyRe().FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	switch m[1] {
+	case "name", "function", "tool_name", "tool", "tool_calls", "function_call", "action", "tool_call":
+	default:
+		return false
+	}
+	return readValue(t, 0, false).fail == failEOF
+}
+
+var firstKeyRe = lazyRegexp(`^\{\s*"([A-Za-z_]+)"\s*:`)
+
+// Rule "cline_xml_blocks" (RooCodeInc/Roo-Code XmlToolCallFallbackParser,
+// which reads every tool block of a message): clineXMLCall reads the block
+// that ends the reply; the blocks before it, each a declared tool's block
+// on its own lines, run too when the text after each is the model's next
+// step ("Now let me also check the other file.") and its own lead-in does
+// not show it. lead is what precedes the last block; text is the reply
+// without the blocks read (the steps between them kept). A block followed
+// by a description ("That is how Roo reads a file.") stays text, and so do
+// the blocks before it.
+func clineEarlierBlocks(lead string, ts *toolset) ([]candidate, string) {
+	var out []candidate
+	var steps []string
+	for len(out) < 8 {
+		t := strings.TrimRight(lead, " \t\r\n")
+		// The step between this block and the next: the last paragraph.
+		p := strings.LastIndex(t, "\n\n")
+		if p < 0 {
+			break
+		}
+		between := strings.TrimSpace(t[p:])
+		if between == "" || strings.Contains(between, "<") || !modelActs(between) {
+			break
+		}
+		c, before, ok := clineXMLCall(t[:p], ts)
+		if !ok || ts.resolve(c.name) == "" {
+			break
+		}
+		out = append([]candidate{c}, out...)
+		steps = append([]string{between}, steps...)
+		lead = before
+	}
+	return out, strings.TrimSpace(strings.Join(append([]string{strings.TrimSpace(lead)}, steps...), "\n\n"))
+}
