@@ -24,6 +24,14 @@ func FuzzRecover(f *testing.F) {
 		{"", "read_file<arg_key>path</arg_key><arg_value>a", "", "tool_calls"},
 		{"", "write_file", "{'path': 'a', 'content': \"it's\",}", "length"},
 		{"", "ask_user", "{\"question\": \"q\", \"options\": [\"a\", \"b\"]}", "tool_calls"},
+		// generic_markup (rule_generic.go): two panics of red team 13 were
+		// slots read twice (bash:0<|tool_call|>{…}).
+		{"bash:0<|tool_call|>{\"command\": \"ls\"}<|tool_call_end|>\nread_file:1<|tool_call|>{\"path\": \"a\"}", "", "", "stop"},
+		{"Running it.<|message|>bash<|invoke_tool_json|>{\"name\": \"bash\", \"args\": {\"command\": \"ls\"}}<|end|>", "", "", "stop"},
+		{"<x:invoke name=\"write_file\" path=\"a\"><x:parameter name=\"content\"><p>a</p></x:invoke>", "", "", "stop"},
+		{"<acme_call>bash command=\"ls\"</acme_call>", "", "", "stop"},
+		{"✿FUNCTION✿: bash\n✿ARGS✿: {\"command\": \"ls\"}", "", "", "stop"},
+		{"<TOOLCALL>[{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</TOOLCALL>", "", "", "stop"},
 	}
 	for _, s := range seeds {
 		f.Add(s.content, s.name, s.args, s.finish)

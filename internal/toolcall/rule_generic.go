@@ -913,8 +913,13 @@ func genericLeadActs(m string, start int) bool {
 	if strings.TrimSpace(last) == "" {
 		last = lead
 	}
-	return (modelActs(last) || firstPersonStepRe().MatchString(last)) && !transcriptLineRe().MatchString(strings.TrimSpace(last))
+	return (modelActs(last) || firstPersonStepRe().MatchString(last) || gerundStepRe().MatchString(last)) && !transcriptLineRe().MatchString(strings.TrimSpace(last))
 }
+
+// gerundStepRe is a step told as a gerund at the sentence's start, ending
+// the sentence ("Making the files now.", "Creating the config:"), beyond
+// actRe's list of verbs.
+var gerundStepRe = lazyRegexp(`^\s*[A-Z][a-z]+ing\b[^.!?:]{0,60}[.!:]\s*$`)
 
 // transcriptLineRe is a speaker's label of a pasted transcript
 // ("Assistant: let me check", "User: …"): red team 13n020.

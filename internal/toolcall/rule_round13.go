@@ -139,7 +139,7 @@ func clineEarlierBlocks(lead string, ts *toolset) ([]candidate, string) {
 			break
 		}
 		between := strings.TrimSpace(t[p:])
-		if between == "" || strings.Contains(between, "<") || !modelActs(between) {
+		if between == "" || strings.Contains(between, "<") || !(modelActs(between) || firstPersonStepRe().MatchString(between)) {
 			break
 		}
 		c, before, ok := clineXMLCall(t[:p], ts)
