@@ -12,13 +12,14 @@ import "strings"
 //   - an instruction to the user about the block: "Add this block to your
 //     settings.xml.", "Save this as testdata/…", "Wrap the call in
 //     function_calls…";
+//
 // The model's own step ("OK, I'll run it verbatim as you wrote it:") is
 // never one of these.
 var (
 	leadProvenanceRe  = lazyRegexp(`(?i)\b(verbatim|word for word)\b|\b(comes|came|is taken|was taken|is copied|was copied|copied|pasted)\s+(straight\s+|directly\s+)?from\b|\b(introspection|training)\s+(data|examples?)\b`)
 	leadToUserRe      = lazyRegexp(`(?i)^\s*(add|save|put|paste|copy|place|insert|append|store|drop)\s+(this|these|that|the following|it|the (block|snippet|lines?|text|file|xml|json|markup))\b`)
 	leadFormatImperRe = lazyRegexp(`(?i)^\s*(wrap|enclose|surround)\s+(the|each|every|a|your)\s+(call|tool call|function call|argument|parameter)s?\b`)
-	firstPersonStepRe         = lazyRegexp(`(?i)\b(i'll|i will|i'm going to|i am going to|let me|let's|we'll|we will)\b`)
+	firstPersonStepRe = lazyRegexp(`(?i)\b(i'll|i will|i'm going to|i am going to|let me|let's|we'll|we will)\b`)
 )
 
 func leadDescribesBlock(before string) bool {
