@@ -347,7 +347,6 @@ var knownMisses = map[string]string{
 	"qwen3_coder_xml-10a012": "a Qwen3-Coder call cut by the token limit after a complete parameter: mm rejects every length-cut call (hermes-w014, seed_oss-w011…); running it would overturn that decision",
 	"qwen3_coder_xml-12l001": "the test's eight-space indent inside string values: mlx-lm's qwen3_coder parser keeps it (it strips one newline each side; only the test's numbers lose it), so dedenting a value would be a guess",
 	"cline_xml-x009":         "an undeclared todo tool as nested XML tags: telling it from an XML answer needs a guess",
-	"kimi_k2-n004":           "Kimi K3 markup, one reply, its two sources spell the tokens differently",
 	"structured_args-b016":   "google:tool:shell:index:0: the bare word shell is never guessed to be bash",
 	"structured_args-b017":   "a tool word glued to an opaque MCP id: only a suffix match would read it",
 	"bare_json-o004":         "{\"function\": {name, arguments}} outside call markup: round 4a corrects a written tool_calls element, running this part of one would contradict it",
@@ -357,6 +356,7 @@ var knownMisses = map[string]string{
 	"fetch_content-13n118":   "&amp; in a Cline-format URL: Cline and Roo decode entities only in execute_command's command (cline/cline#11305 keeps every other tool's input as written; cline_command_entities, rule_round12q.go), so the URL is kept as written",
 	"pythonic-13n105":        "Gorilla OpenFunctions' <<function>>NAME(…) (constructed by red team 13): no rule reads the doubled angle brackets, and generic_markup reads no pythonic arguments (a line starting NAME( inside a value split write_file's content: 13n119)",
 	"structured_args-13n111": "edit_file's edits as nested <edits><edit><old>…</old><new>…</new></edit></edits> elements (constructed by red team 13): the XML readers take a parameter's value as text, and edits must be an array; nothing runs, the correction names edits",
+	"deepseek_dsml-14p017":   "a DeepSeek V4.1 calls block holding only the word 'broken' after a sentence: xinference keeps it as text, and a block of plain words is a call attempt only as the whole reply (unreadableCallBlock, rule_round10p.go); after prose it may be quoted",
 	"cline_xml-13t022":       "a Cline block inline in a sentence with more prose after it (Roo's fallback parser test): the cline_xml rule reads only a block that starts its line and ends the reply, and its near misses ('Write it as <read_file>…', a block followed by 'That is how Roo reads a file.') are text; only the words tell this one apart",
 	"hermes-11t028":          "'You shared the output, and the panic comes from cache.go:': a place, not a step, after the paste; reading it as the model's would also run 'You pasted this, and the call is in deploy.sh:'",
 }

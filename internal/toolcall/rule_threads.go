@@ -45,6 +45,16 @@ func argsHoldCall(body string) bool {
 			return true
 		}
 	}
+	// A body that opens with call markup of any namespace (Glimmer's
+	// <atem:function_calls>, round 14p: the stripped-harmony reader ran
+	// read_file on the whole ATEM block).
+	if b := strings.TrimSpace(body); strings.HasPrefix(b, "<") {
+		if t, ok := readTag(b, 0); ok && !t.close {
+			if l := genericLocal(t.name); genericCallWord(normTok(l)) || genericParamWord(l) {
+				return true
+			}
+		}
+	}
 	return argsKeyRe().MatchString(body) && nameKeyRe().MatchString(body)
 }
 

@@ -118,6 +118,14 @@ func recoverReply(in Input) Result {
 	}
 
 	res.Text = in.Content
+	if cs, ok := glimmerCalls(in.Content, ts); ok && len(res.Calls) == 0 { // rule_round14.go
+		for _, c := range cs {
+			emit(&res, ts, c, truncated)
+		}
+		res.Text = ""
+		res.Calls = dedupe(res.Calls)
+		return res
+	}
 	if mayHaveCalls(in.Content, ts) {
 		sc := scanContent(in.Content, ts)
 		for _, c := range sc.cands {
@@ -180,6 +188,16 @@ func recoverReply(in Input) Result {
 				if len(earlier) > 0 {
 					res.Text = first
 				}
+			}
+		}
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if cs, lead, ok := kimiK3Calls(in.Content, ts); ok { // rule_round14.go
+			for _, c := range cs {
+				emit(&res, ts, c, truncated)
+			}
+			if len(res.Calls) > 0 {
+				res.Text = lead
 			}
 		}
 	}
