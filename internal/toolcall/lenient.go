@@ -682,6 +682,19 @@ func (p *lenient) array() []any {
 		case ']':
 			p.i++
 			return a
+		case '}':
+			// Rule "doubled_brace" (round 14t, granite-3.3-2b's
+			// <|tool_call|>[{…}}]): an object's closer written twice
+			// before the list's own closer or its next item.
+			if _, ok := v.(map[string]any); ok {
+				if q := skipSpace(p.s, p.i+1); q < len(p.s) && (p.s[q] == ']' || p.s[q] == ',') {
+					p.note("doubled closing brace")
+					p.i = q
+					continue
+				}
+			}
+			p.setFail(failSyntax, "an unexpected character "+quoteRune(p.s[p.i:])+" in a list")
+			return a
 		case '{':
 			// Rule "list_missing_comma": two objects with no comma between
 			// them, as Ollama's Command R parser accepts in an action list

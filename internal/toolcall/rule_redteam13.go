@@ -19,6 +19,10 @@ var (
 	leadProvenanceRe  = lazyRegexp(`(?i)\b(verbatim|word for word)\b|\b(comes|came|is taken|was taken|is copied|was copied|copied|pasted)\s+(straight\s+|directly\s+)?from\b|\b(introspection|training)\s+(data|examples?)\b`)
 	leadToUserRe      = lazyRegexp(`(?i)^\s*(add|save|put|paste|copy|place|insert|append|store|drop)\s+(this|these|that|the following|it|the (block|snippet|lines?|text|file|xml|json|markup))\b`)
 	leadFormatImperRe = lazyRegexp(`(?i)^\s*(wrap|enclose|surround)\s+(the|each|every|a|your)\s+(call|tool call|function call|argument|parameter)s?\b`)
+	// "MiniMax-M2 uses structured XML tag format:" (round 14t's
+	// MiniMax-M2 guide): a lead-in that ends by naming a format, a syntax
+	// or a template introduces it, not a call.
+	leadFormatNounRe  = lazyRegexp(`(?i)\b(formats?|syntax|templates?|schemas?|notation|markup)\s*[:：]\s*$`)
 	firstPersonStepRe = lazyRegexp(`(?i)\b(i'll|i will|i'm going to|i am going to|let me|let's|we'll|we will)\b`)
 )
 
@@ -32,7 +36,10 @@ func leadDescribesBlock(before string) bool {
 		line = b[i+1:] // a heading or an earlier paragraph above it
 	}
 	line = genericStripTokens(line) // a closed </think> before it
-	if (leadToUserRe().MatchString(line) || leadFormatImperRe().MatchString(line)) && !firstPersonStepRe().MatchString(line) {
+	if leadFormatNounRe().MatchString(line) && (modelActs(line) || gerundStepRe().MatchString(line)) {
+		return false // "Converting it to the new format:" is the model's step
+	}
+	if (leadToUserRe().MatchString(line) || leadFormatImperRe().MatchString(line) || leadFormatNounRe().MatchString(line)) && !firstPersonStepRe().MatchString(line) {
 		return true
 	}
 	return matchUnlessActs(leadProvenanceRe(), b) && !firstPersonStepRe().MatchString(b)

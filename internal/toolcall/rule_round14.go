@@ -211,3 +211,25 @@ func glimmerCalls(s string, ts *toolset) ([]candidate, bool) {
 	}
 	return out, len(out) > 0
 }
+
+// Rule "pythonic_braces" (meta-llama/llama-stack
+// tests/unit/models/test_decode_assistant_message.py): a reply that is
+// nothing but [NAME{…}] for a declared tool, braces where Llama's
+// pythonic call has parentheses, is a call whose arguments cannot be read;
+// it is corrected, not shown. Only as the whole reply: inside prose the
+// same text may be Gemma's or a template's.
+func pythonicBraces(s string, ts *toolset) (candidate, bool) {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "}]") {
+		return candidate{}, false
+	}
+	i := strings.IndexByte(t, '{')
+	if i < 2 {
+		return candidate{}, false
+	}
+	name := strings.TrimSpace(t[1:i])
+	if ts.exactTool(name) == "" || strings.ContainsAny(name, " (") {
+		return candidate{}, false
+	}
+	return candidate{name: name, fromText: true, fail: failSyntax, msg: "use NAME(key=value) or a JSON object, not NAME{…}", format: "pythonic"}, true
+}

@@ -31,3 +31,16 @@ func TestRuleGlimmerATEM(t *testing.T) {
 		}
 	}
 }
+
+func TestRuleRound14t(t *testing.T) {
+	checkCalls(t, "doubled_brace: an object's closer written twice in a list",
+		recoverText(t, `<|tool_call|>[{"name": "bash", "arguments": {"command": "date"}}}]<|end_of_text|>`),
+		call{"bash", `{"command":"date"}`})
+	checkRejected(t, "pythonic_braces: [NAME{…}] as the whole reply", recoverText(t, `[read_file{path="a.go"}]`), false, "NAME(key=value)")
+	wantText(t, "near miss: braces of an undeclared name", recoverText(t, `[weather{city="Paris"}]`))
+	wantText(t, "a lead-in ending by naming a format",
+		recoverText(t, "MiniMax-M2 uses structured XML tag format:\n\n```xml\n<minimax:tool_call>\n<invoke name=\"bash\">\n<parameter name=\"command\">ls</parameter>\n</invoke>\n</minimax:tool_call>\n```"))
+	checkCalls(t, "near miss: the model's own step into a format",
+		recoverText(t, "I'll write it in the Hermes format:\n<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call>"),
+		call{"bash", `{"command":"ls"}`})
+}

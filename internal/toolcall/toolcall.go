@@ -225,6 +225,11 @@ func recoverReply(in Input) Result {
 			res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 		}
 	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if c, ok := pythonicBraces(in.Content, ts); ok { // rule_round14.go
+			emit(&res, ts, c, truncated)
+		}
+	}
 	if truncated && len(res.Calls) == 0 && len(res.Rejections) == 0 && cutCallObject(in.Content) { // rule_round13.go
 		res.Rejections = append(res.Rejections, Rejection{Truncated: true, Reason: cutReason("")})
 	}
