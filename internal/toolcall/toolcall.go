@@ -193,32 +193,17 @@ func recoverReply(in Input) Result {
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if cs, lead, ok := kimiK3Calls(in.Content, ts); ok { // rule_round14.go
-			for _, c := range cs {
-				emit(&res, ts, c, truncated)
-			}
-			if len(res.Calls) > 0 {
-				res.Text = lead
-			}
+			emitBlock(&res, ts, cs, lead, truncated)
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if cs, lead, ok := qwenAgentCalls(in.Content, ts); ok { // rule_round13.go
-			for _, c := range cs {
-				emit(&res, ts, c, truncated)
-			}
-			if len(res.Calls) > 0 {
-				res.Text = lead
-			}
+			emitBlock(&res, ts, cs, lead, truncated)
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if cs, lead, noName, ok := genericMarkupCalls(in.Content, ts); ok { // rule_generic.go
-			for _, c := range cs {
-				emit(&res, ts, c, truncated)
-			}
-			if len(res.Calls) > 0 {
-				res.Text = lead
-			}
+			emitBlock(&res, ts, cs, lead, truncated)
 		} else if noName && truncated {
 			res.Rejections = append(res.Rejections, Rejection{Truncated: true, Reason: cutReason("")})
 		} else if noName {
@@ -238,6 +223,17 @@ func recoverReply(in Input) Result {
 		res.Text = danglingOpener(res.Text)
 	}
 	return res
+}
+
+// emitBlock emits the calls one reader found in the text; when any runs,
+// the text shown is what came before them (lead).
+func emitBlock(res *Result, ts *toolset, cs []candidate, lead string, truncated bool) {
+	for _, c := range cs {
+		emit(res, ts, c, truncated)
+	}
+	if len(res.Calls) > 0 {
+		res.Text = lead
+	}
 }
 
 // candidate is a call found somewhere, before its name and arguments are
