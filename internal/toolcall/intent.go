@@ -34,8 +34,8 @@ var (
 	pastEndRe = lazyRegexp(`(?i)\b(i|we)\s+((have|'ve)\s+)?(already\s+)?(ran|executed|called|invoked|used|sent)(\s+the following)?\s*[:\-–—]?\s*$`)
 	// The call given as an example of the format, not made.
 	exampleRe       = lazyRegexp(`(?i)\b((an|for|as an) example (call|tool call|of a (tool )?call)|example (call|tool call|request|usage)|here is an example|(calls?|format|syntax|markup) (look|looks) like|would look like|looks like this|the (call|command|tool call) would be)\b`)
-	parsedToRe      = lazyRegexp(`(?i)^(it |this |which )?(parses|is parsed|gets parsed|should parse|must parse|becomes|is converted|gets converted|is turned|is mapped|maps|translates|is rendered|renders)\s+(to|into|as)\b`)
-	examplesLabelRe = lazyRegexp(`(?im)^\s*examples\s*:`)
+	parsedToRe      = lazyRegexp(`(?i)^(it |this |which )?(parses|is parsed|gets parsed|should parse|must parse|becomes|is converted|gets converted|is turned|is mapped|is rendered)\s+(to|into|as)\b`)
+	examplesLabelRe = lazyRegexp(`(?im)^\s*examples\s*:(.*)$`)
 	// A fence opened right before the call.
 	fenceTailRe = lazyRegexp("(```|~~~)[A-Za-z0-9_]*\\s*$")
 	// Deferred to the user: "Reply yes and I will", "Shall I run it?".
@@ -116,7 +116,7 @@ func notIntended(before, after string) bool {
 	// the next words say a parser turns into something ("parses to",
 	// "becomes") is a parser's input shown, and a line labelled
 	// "Examples:" shows examples.
-	if parsedToRe().MatchString(after) || examplesLabelRe().MatchString(before) || leadDescribesBlock(before) { // leadDescribesBlock: rule_redteam13.go
+	if parsedToRe().MatchString(after) || parsedToTailRe().MatchString(before) || examplesLabel(before) || leadDescribesBlock(before) { // leadDescribesBlock: rule_redteam13.go
 		return true
 	}
 	// rule_round7b.go; echoedText: rule_round7e.go; demonstrationLead:

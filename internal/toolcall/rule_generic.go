@@ -645,6 +645,10 @@ func genericArgs(s string, sl genericSlot, end int, ts *toolset) (c candidate, c
 	for k, v := range sl.attrs {
 		if o != nil && k != "name" && o.has(k) {
 			put(k, v)
+		} else if !genericCallAttr(k) {
+			// <invoke name="bash" partnerLink="shell" operation="run">
+			// is BPEL, not a call (red team 14r036).
+			return candidate{}, false
 		}
 	}
 	closeAt := end
@@ -913,7 +917,8 @@ func genericLeadActs(m string, start int) bool {
 	if strings.TrimSpace(last) == "" {
 		last = lead
 	}
-	return (modelActs(last) || firstPersonStepRe().MatchString(last) || gerundStepRe().MatchString(last)) && !transcriptLineRe().MatchString(strings.TrimSpace(last))
+	return (modelActs(last) || firstPersonStepRe().MatchString(last) || gerundStepRe().MatchString(last) || nextStepLead(last)) && // nextStepLead: rule_round14r.go
+		!transcriptLineRe().MatchString(strings.TrimSpace(last))
 }
 
 // gerundStepRe is a step told as a gerund at the sentence's start, ending

@@ -39,10 +39,55 @@ func leadDescribesBlock(before string) bool {
 	if leadFormatNounRe().MatchString(line) && (modelActs(line) || gerundStepRe().MatchString(line)) {
 		return false // "Converting it to the new format:" is the model's step
 	}
-	if (leadToUserRe().MatchString(line) || leadFormatImperRe().MatchString(line) || leadFormatNounRe().MatchString(line)) && !firstPersonStepRe().MatchString(line) {
+	if firstPersonStepRe().MatchString(line) {
+		return false
+	}
+	// An imperative is told to the user only when it says so ("Add this
+	// block to your settings.xml."): a terse step of the model's own reads
+	// the same ("Save it as notes.md then:", "Put this in the Makefile:",
+	// red team 14r007–14r012). Wrapping is a format's instruction only
+	// when it names markup ("Wrap the call in function_calls…"), not a
+	// code change ("Wrap the call in a timeout:").
+	if leadToUserRe().MatchString(line) && leadToYouRe().MatchString(line) {
 		return true
 	}
-	return matchUnlessActs(leadProvenanceRe(), b) && !firstPersonStepRe().MatchString(b)
+	if leadFormatImperRe().MatchString(line) && leadMarkupWordRe().MatchString(line) {
+		return true
+	}
+	if leadFormatNounRe().MatchString(line) {
+		return true
+	}
+	// Provenance in the model's own step is how it does the step
+	// ("Restoring the original config verbatim from the backup:",
+	// "Patch copied from upstream, applying it now:": 14r001–14r004).
+	if firstPersonStepRe().MatchString(b) {
+		return false
+	}
+	for _, l := range sentences(b) {
+		if matchUnlessActs(leadProvenanceRe(), l) && !ownStepLine(genericStripTokens(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	leadToYouRe      = lazyRegexp(`(?i)\b(you|your|yours|yourself)\b`)
+	leadMarkupWordRe = lazyRegexp(`(?i)\b(tags?|elements?|markup|xml|json|function_calls|tool_calls?|parameters?|arguments?|tokens?)\b|<`)
+	// ", applying it now:" closing a line: the model's step.
+	ownStepTailRe = lazyRegexp(`(?i)[,;]\s*(and\s+)?(now\s+)?[a-z]+ing\s+(it|them|this|that|the \w+)(\s+now)?\s*[:.]?\s*$`)
+	// Gerunds that show a text rather than act on it.
+	showGerundRe = lazyRegexp(`(?i)^\s*(showing|quoting|printing|displaying|pasting|repeating|echoing|reproducing|citing|including|attaching|copying)\b`)
+)
+
+// ownStepLine: a line that tells the model's own step as a gerund
+// ("Running your command word for word:") or ends on one.
+func ownStepLine(line string) bool {
+	line = strings.TrimSpace(line)
+	if showGerundRe().MatchString(line) {
+		return false
+	}
+	return gerundStepRe().MatchString(line) || ownStepTailRe().MatchString(line)
 }
 
 // markupRunStart walks back from a call's start over the tags and tokens
@@ -93,4 +138,30 @@ func xmlCallAttrs(t xtag, o *objSchema) (map[string]any, bool) {
 		}
 	}
 	return args, true
+}
+
+// sentences splits s after each sentence end (., !, ?, : before a space or
+// a line end; 。！？： anywhere) and at line ends; each piece keeps its
+// punctuation.
+func sentences(s string) []string {
+	var out []string
+	from := 0
+	cut := func(to int) {
+		if p := strings.TrimSpace(s[from:to]); p != "" {
+			out = append(out, p)
+		}
+		from = to
+	}
+	for i, r := range s {
+		switch {
+		case r == '\n':
+			cut(i)
+		case strings.ContainsRune(".!?:", r) && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n'):
+			cut(i + 1)
+		case strings.ContainsRune("。！？：", r):
+			cut(i + len(string(r)))
+		}
+	}
+	cut(len(s))
+	return out
 }

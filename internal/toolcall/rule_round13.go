@@ -111,13 +111,20 @@ func cutCallObject(s string) bool {
 	}
 	switch m[1] {
 	case "name", "function", "tool_name", "tool", "tool_calls", "function_call", "action", "tool_call":
+	case "type": // OpenAI's {"type": "function", "function": {…}} (red team 14r044)
+		if !typedCallRe().MatchString(t) {
+			return false
+		}
 	default:
 		return false
 	}
 	return readValue(t, 0, false).fail == failEOF
 }
 
-var firstKeyRe = lazyRegexp(`^\{\s*"([A-Za-z_]+)"\s*:`)
+var (
+	firstKeyRe  = lazyRegexp(`^\{\s*"([A-Za-z_]+)"\s*:`)
+	typedCallRe = lazyRegexp(`^\{\s*"type"\s*:\s*"function"\s*,\s*"function"\s*:\s*\{\s*"name"\s*:`)
+)
 
 // Rule "cline_xml_blocks" (RooCodeInc/Roo-Code XmlToolCallFallbackParser,
 // which reads every tool block of a message): clineXMLCall reads the block
@@ -128,7 +135,7 @@ var firstKeyRe = lazyRegexp(`^\{\s*"([A-Za-z_]+)"\s*:`)
 // without the blocks read (the steps between them kept). A block followed
 // by a description ("That is how Roo reads a file.") stays text, and so do
 // the blocks before it.
-func clineEarlierBlocks(lead string, ts *toolset) ([]candidate, string) {
+func clineEarlierBlocks(lead string, ts *toolset) ([]candidate, string, bool) {
 	var out []candidate
 	var steps []string
 	for len(out) < 8 {
@@ -139,16 +146,55 @@ func clineEarlierBlocks(lead string, ts *toolset) ([]candidate, string) {
 			break
 		}
 		between := strings.TrimSpace(t[p:])
-		if between == "" || strings.Contains(between, "<") || !(modelActs(between) || firstPersonStepRe().MatchString(between)) {
-			break
-		}
 		c, before, ok := clineXMLCall(t[:p], ts)
 		if !ok || ts.resolve(c.name) == "" {
+			if endsWithToolBlock(t[:p], ts) && formatTalkRe().MatchString(between) {
+				// A block, words on how it looks, the same kind of block
+				// ("That is how the read tool looks.", 14r038): the blocks
+				// are shown, the last one too.
+				return nil, "", true
+			}
+			break
+		}
+		if !clineStepBetween(between) {
+			if formatTalkRe().MatchString(between) {
+				return nil, "", true
+			}
 			break
 		}
 		out = append([]candidate{c}, out...)
 		steps = append([]string{between}, steps...)
 		lead = before
 	}
-	return out, strings.TrimSpace(strings.Join(append([]string{strings.TrimSpace(lead)}, steps...), "\n\n"))
+	return out, strings.TrimSpace(strings.Join(append([]string{strings.TrimSpace(lead)}, steps...), "\n\n")), false
 }
+
+// clineStepBetween: the paragraph between two tool blocks is the model's
+// next step ("Now let me also check the other file.", "And the second
+// one:", "Then the tests.": 14r029–14r031); markup outside inline code in
+// it is not.
+func clineStepBetween(between string) bool {
+	if between == "" || strings.Contains(blank(between, inlineCodeRegions(between)), "<") {
+		return false
+	}
+	return modelActs(between) || firstPersonStepRe().MatchString(between) || nextStepLead(between) // nextStepLead: rule_round14r.go
+}
+
+// endsWithToolBlock: s ends with a declared tool's closing tag, its
+// opening tag before it.
+func endsWithToolBlock(s string, ts *toolset) bool {
+	s = strings.TrimSpace(s)
+	if !strings.HasSuffix(s, ">") {
+		return false
+	}
+	o := strings.LastIndex(s, "</")
+	if o < 0 {
+		return false
+	}
+	name := s[o+2 : len(s)-1]
+	return ts.resolve(name) != "" && (strings.Contains(s[:o], "<"+name+">") || strings.Contains(s[:o], "<"+name+" "))
+}
+
+// formatTalkRe: a sentence about how a tool's markup looks, not about the
+// work.
+var formatTalkRe = lazyRegexp(`(?i)\b(how|the way)\b[^.!?]*\b(looks?|is written|are written|is formatted|is called|are called)\b|\b(format|syntax|markup|schema)\b`)

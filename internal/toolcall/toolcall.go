@@ -91,6 +91,9 @@ func Recover(in Input) Result {
 			res = r
 		}
 	}
+	if len(in.ToolCalls) == 0 && len(res.Calls) > 0 && leadSavesElsewhere(res.Text, res.Calls) { // rule_round14r.go
+		res = Result{Text: in.Content}
+	}
 	if bare.Content != in.Content && len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		res.Text = in.Content // a final "</s>" may be the answer's own
 	}
@@ -178,11 +181,13 @@ func recoverReply(in Input) Result {
 		if c, lead, ok := clineXMLCall(in.Content, ts); ok || clineXMLOpen(in.Content, ts, &c) { // rule_round4a.go
 			// Earlier blocks, each led in by the model's next step
 			// (rule_round13.go).
-			earlier, first := clineEarlierBlocks(lead, ts)
+			earlier, first, shown := clineEarlierBlocks(lead, ts)
 			for _, e := range earlier {
 				emit(&res, ts, clineCommandEntities(e, ts), truncated)
 			}
-			emit(&res, ts, clineCommandEntities(c, ts), truncated) // rule_round12q.go
+			if !shown {
+				emit(&res, ts, clineCommandEntities(c, ts), truncated) // rule_round12q.go
+			}
 			if len(res.Calls) > 0 {
 				res.Text = lead
 				if len(earlier) > 0 {
