@@ -29,6 +29,9 @@ var callMarkers = []string{
 	// cannot be told from prose while it streams; it is shown as it comes).
 	"<start_function_call>", "[TOOL_CALL]", "<|START_ACTION|>", "<|tools_prefix|>",
 	"]<]minimax[>[", "<minimax:", "<seed:tool_call", "<TOOLCALL>", "<tool_use>",
+	// Round 15: DSML with its bars lost or doubled, Continue's tool block
+	// with its fence left off.
+	"<DSML", "<｜｜DSML", "TOOL_NAME:",
 }
 
 // maxMarker is the length of the longest call marker.

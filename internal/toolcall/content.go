@@ -30,6 +30,7 @@ type scan struct {
 	sawOpener      bool     // call markup seen (for a reply cut by the token limit)
 	shownEnd       int      // end of the last group read as shown, when it is the last group (rule_redteam12.go)
 	depth          int      // wrappers read inside wrappers
+	pyImport       int      // 1 + where the first Python import line is, -1 none, 0 not looked yet (rule_round15.go)
 
 	cands []candidate
 	text  string
@@ -529,6 +530,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 		}
 		kept = append(kept, g)
 	}
+	kept = fencedBesideBare(sc.s, kept) // rule_round15.go
 	for _, g := range kept {
 		sc.cands = append(sc.cands, g.cands...)
 	}

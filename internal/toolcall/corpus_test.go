@@ -357,7 +357,7 @@ var knownMisses = map[string]string{
 	"pythonic-13n105":        "Gorilla OpenFunctions' <<function>>NAME(…) (constructed by red team 13): no rule reads the doubled angle brackets, and generic_markup reads no pythonic arguments (a line starting NAME( inside a value split write_file's content: 13n119)",
 	"structured_args-13n111": "edit_file's edits as nested <edits><edit><old>…</old><new>…</new></edit></edits> elements (constructed by red team 13): the XML readers take a parameter's value as text, and edits must be an array; nothing runs, the correction names edits",
 	"deepseek_dsml-14p017":   "a DeepSeek V4.1 calls block holding only the word 'broken' after a sentence: xinference keeps it as text, and a block of plain words is a call attempt only as the whole reply (unreadableCallBlock, rule_round10p.go); after prose it may be quoted",
-	"cline_xml-13t022":       "a Cline block inline in a sentence with more prose after it (Roo's fallback parser test): the cline_xml rule reads only a block that starts its line and ends the reply, and its near misses ('Write it as <read_file>…', a block followed by 'That is how Roo reads a file.') are text; only the words tell this one apart",
+	"bare_json-15t032":       "a ReAct Action line that is a sentence with no tool name and no Action Input, as the whole reply (crewAI#358): react_action needs its Action Input, react_action_args a name and parenthesised arguments after a Thought line; a lone 'Action: …' sentence is also how plans and checklists read, so it stays text",
 	"hermes-11t028":          "'You shared the output, and the panic comes from cache.go:': a place, not a step, after the paste; reading it as the model's would also run 'You pasted this, and the call is in deploy.sh:'",
 }
 

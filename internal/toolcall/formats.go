@@ -691,6 +691,11 @@ loop:
 			bodyText.WriteByte('<')
 			p++
 		case '{', '[':
+			if id := callIDBeforeJSON(s[p:]); id > 0 && len(args) == 0 && body == nil && bodyText.Len() == 0 { // rule_round15.go
+				p += id
+				notes = append(notes, "call id before the arguments skipped")
+				continue
+			}
 			if len(args) == 0 && body == nil && bodyText.Len() == 0 {
 				r := readValue(s, p, false)
 				if r.fail != failNone {
@@ -976,6 +981,9 @@ func (sc *scan) pyOwnLine(j int) (group, bool) {
 	}
 	name := strings.TrimSuffix(s[b:j], ".call")
 	if sc.ts.resolve(name) == "" && !sc.inToolCode(b) {
+		return group{}, false
+	}
+	if sc.importBefore(b) && !sc.inToolCode(b) { // rule_round15.go
 		return group{}, false
 	}
 	c, end, ok := pyArgs(s, name, j)

@@ -160,13 +160,26 @@ func dsmlPrefix(s string, p int) (int, bool) {
 	}
 	q += 4
 	skipSp()
-	if !skipBar() && !bar {
+	if !skipBar() && !bar && !dsmlBareWord(s[q:]) {
 		return p, false
 	}
 	// The space a detokenizer puts after a special token (DeepSeek V4.1's
 	// <｜｜DSML｜｜ invoke, CommandCodeAI/command-code#909).
 	skipSp()
 	return q, true
+}
+
+// dsmlBareWord: DSML with both bars lost, glued to its tag's word
+// (<DSMLtool_calls>, <DSMLinvoke name=…>, ds2api's dsml_no_separator
+// fixture: round 15h). Only DSML's own words, so <DSMLfoo> stays a tag.
+func dsmlBareWord(s string) bool {
+	l := strings.ToLower(s[:min(len(s), 14)])
+	for _, w := range []string{"tool_calls", "function_calls", "invoke", "parameter"} {
+		if strings.HasPrefix(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 var wrapperTags = map[string]bool{
@@ -380,10 +393,16 @@ func readParam(s string, p int) (kv, int, bool) {
 	if d, ok := dsmlPrefix(s, q); ok {
 		q, dsml = d, true
 	}
-	if !strings.HasPrefix(strings.ToLower(s[q:min(len(s), q+9)]), "parameter") {
+	word := "parameter"
+	if strings.HasPrefix(strings.ToLower(s[q:min(len(s), q+6)]), "param=") {
+		// <param=K>V</param>: LocalAI's grammar for Qwen3-Coder-style
+		// calls (rule "param_tag", round 15p); only the = form, so HTML's
+		// <param name=…> is never a parameter.
+		word = "param"
+	} else if !strings.HasPrefix(strings.ToLower(s[q:min(len(s), q+9)]), "parameter") {
 		return kv{}, p, false
 	}
-	q += len("parameter")
+	q += len(word)
 	var key string
 	var valStart int
 	isJSON := false
@@ -417,7 +436,10 @@ func readParam(s string, p int) (kv, int, bool) {
 	if key == "" {
 		return kv{}, p, false
 	}
-	ve, next, closed := valueEnd(s, valStart, "parameter")
+	ve, next, closed := valueEnd(s, valStart, word)
+	if e, n, ok := cdataValueEnd(s, valStart, word); ok { // rule_round15.go
+		ve, next, closed = e, n, true
+	}
 	raw := s[valStart:ve]
 	if !closed {
 		raw = messageEndValue(cutPartialCloser(raw), ve == len(s))

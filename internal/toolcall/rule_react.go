@@ -21,7 +21,7 @@ import "strings"
 func reactAction(content string, ts *toolset) (Rejection, bool) {
 	const act, input = "Action:", "Action Input:"
 	if !strings.Contains(content, input) {
-		return Rejection{}, false
+		return reactActionArgs(content, ts) // rule_round15.go
 	}
 	lines := strings.Split(strings.TrimRight(content, " \t\r\n"), "\n")
 	// The block must end the reply: drop one trailing empty Observation.
@@ -80,8 +80,13 @@ func reactAction(content string, ts *toolset) (Rejection, bool) {
 	if action == "" {
 		return Rejection{}, false
 	}
+	return reactRejection(action, ts), true
+}
+
+// reactRejection is the correction for a ReAct step naming action.
+func reactRejection(action string, ts *toolset) Rejection {
 	if name := ts.resolve(action); name != "" {
-		return Rejection{Name: action, Reason: "you wrote the " + name + " call as ReAct text (Action / Action Input); nothing was run — send it as a tool call"}, true
+		return Rejection{Name: action, Reason: "you wrote the " + name + " call as ReAct text (Action / Action Input); nothing was run — send it as a tool call"}
 	}
-	return Rejection{Name: action, Reason: "you wrote a ReAct Action for " + echoName(action) + ", which is not a tool; nothing was run — the tools are: " + ts.list() + "; send a call as a tool call"}, true
+	return Rejection{Name: action, Reason: "you wrote a ReAct Action for " + echoName(action) + ", which is not a tool; nothing was run — the tools are: " + ts.list() + "; send a call as a tool call"}
 }

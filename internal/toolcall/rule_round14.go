@@ -152,9 +152,14 @@ func glimmerCalls(s string, ts *toolset) ([]candidate, bool) {
 			break
 		}
 		p += k
-		e := strings.Index(body[p:], ">\n")
-		if e < 0 {
-			e = strings.IndexByte(body[p:], '>')
+		// The tag ends at its first '>' that does not end a token
+		// (name="read_file<|message|>">: the quote lost before one).
+		e := -1
+		for k := p; k < len(body); k++ {
+			if body[k] == '>' && (k == 0 || body[k-1] != '|') {
+				e = k - p
+				break
+			}
 		}
 		if e < 0 {
 			break

@@ -121,11 +121,15 @@ func recoverReply(in Input) Result {
 	}
 
 	res.Text = in.Content
-	if cs, ok := glimmerCalls(in.Content, ts); ok && len(res.Calls) == 0 { // rule_round14.go
-		for _, c := range cs {
+	glimmer, gtext, gok := glimmerMessages(in.Content, ts) // rule_round15.go
+	if !gok {
+		glimmer, gok = glimmerCalls(in.Content, ts) // rule_round14.go
+	}
+	if gok && len(res.Calls) == 0 {
+		for _, c := range glimmer {
 			emit(&res, ts, c, truncated)
 		}
-		res.Text = ""
+		res.Text = gtext
 		res.Calls = dedupe(res.Calls)
 		return res
 	}
@@ -142,7 +146,7 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content)) { // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content)) { // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -156,6 +160,8 @@ func recoverReply(in Input) Result {
 			emit(&res, ts, c, truncated)
 		} else if c, ok := toolNameArgsObject(in.Content, ts); ok { // rule_round12q.go
 			emit(&res, ts, c, truncated)
+		} else if c, ok := namedWordBlock(in.Content, ts); ok { // rule_round15.go
+			emit(&res, ts, c, truncated)
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -168,7 +174,7 @@ func recoverReply(in Input) Result {
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
-		if cs, rest, ok := continueToolBlocks(in.Content, ts); ok { // rule_continue.go
+		if cs, rest, ok := continueToolBlocks(continueCanon(in.Content, ts), ts); ok { // rule_continue.go; continueCanon: rule_round15.go
 			for _, c := range cs {
 				emit(&res, ts, c, truncated)
 			}
@@ -197,8 +203,15 @@ func recoverReply(in Input) Result {
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if c, text, ok := clineInlineBlock(in.Content, ts); ok { // rule_round15.go
+			emitBlock(&res, ts, []candidate{c}, text, truncated)
+		}
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if cs, lead, ok := kimiK3Calls(in.Content, ts); ok { // rule_round14.go
 			emitBlock(&res, ts, cs, lead, truncated)
+		} else if c, lead, ok := dsmlShrunk(in.Content, ts); ok { // rule_round15.go
+			emitBlock(&res, ts, []candidate{c}, lead, truncated)
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -218,6 +231,11 @@ func recoverReply(in Input) Result {
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if c, ok := pythonicBraces(in.Content, ts); ok { // rule_round14.go
 			emit(&res, ts, c, truncated)
+		} else if c, ok := toolNameParamsJSON(in.Content, ts); ok { // rule_round15.go
+			emit(&res, ts, c, truncated)
+			if len(res.Calls) > 0 {
+				res.Text = ""
+			}
 		}
 	}
 	if truncated && len(res.Calls) == 0 && len(res.Rejections) == 0 && cutCallObject(in.Content) { // rule_round13.go

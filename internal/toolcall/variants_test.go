@@ -49,7 +49,14 @@ var wholeReplyOnly = map[string]bool{"bare_json-f003": true, "bare_json-l002": t
 	"gpt_oss-14p031": true, "gpt_oss-14p033": true, "gpt_oss-14p034": true, "gpt_oss-14p035": true,
 	// Round 14t: [NAME{…}] is corrected only as the whole reply
 	// (pythonicBraces, rule_round14.go).
-	"pythonic-14t009": true}
+	"pythonic-14t009": true,
+	// Round 15: call markup around a bare word or nameless pairs
+	// (namedWordBlock, namelessCallBlock), ds2api's <tool_name> block with
+	// JSON parameters (toolNameParamsJSON) and Glimmer's messages
+	// (glimmerCalls, glimmerMessages) are read only as the whole reply
+	// (rule_round15.go).
+	"hermes-15h001": true, "glm-15p011": true, "glm-15p013": true, "gemma-15p030": true, "deepseek_dsml-15h012": true,
+	"structured_args-15h002": true, "minimax_m2-15p031": true, "minimax_m2-15p032": true, "minimax_m2-15p033": true, "minimax_m2-15p034": true, "deepseek_dsml-15t037": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
