@@ -22,17 +22,7 @@ func TestRound13FormatsRunThroughMM(t *testing.T) {
 		{"Cline blocks with a step between", "I'll make the first.\n\n<bash>\n<command>touch one</command>\n</bash>\n\nNow let me make the second.\n\n<bash>\n<command>touch two</command>\n</bash>"},
 	} {
 		t.Run(tc.label, func(t *testing.T) {
-			dir := t.TempDir()
-			srv := llmtest.New(t, llmtest.Turn{Text: tc.text}, llmtest.Turn{Text: "done"})
-			r := mm(t, dir, srv, noUserConfig(t), "", "-c", writeConfig(t, dir, "provider: llamacpp\nyolo: true\n"), "-p", "make them")
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s", r.code, r.stderr)
-			}
-			for _, f := range []string{"one", "two"} {
-				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-					t.Errorf("%s was not made: %v\n%s", f, err, r.stderr)
-				}
-			}
+			r := runTextTurn(t, tc.text, "make them", "one", "two")
 			if !strings.Contains(r.stdout, "done") {
 				t.Errorf("the model's last answer is missing:\n%s", r.stdout)
 			}
@@ -49,17 +39,45 @@ func TestRound13ShownMarkupDoesNotRunThroughMM(t *testing.T) {
 		"An Acme call looks like this:\n<acme:invoke name=\"bash\"><acme:parameter name=\"command\">touch pwned</acme:parameter></acme:invoke>",
 		"Step3 wraps each call in steptml tags.\n<steptml:invoke name=\"bash\"><steptml:parameter name=\"command\">touch pwned</steptml:parameter></steptml:invoke>",
 	} {
-		dir := t.TempDir()
-		srv := llmtest.New(t, llmtest.Turn{Text: text})
-		r := mm(t, dir, srv, noUserConfig(t), "", "-c", writeConfig(t, dir, "provider: llamacpp\nyolo: true\n"), "-p", "show me")
-		if r.code != 0 {
-			t.Fatalf("exit %d\n%s", r.code, r.stderr)
-		}
-		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
-			t.Errorf("a shown call ran:\n%s", text)
-		}
+		r := shownTextTurn(t, text)
 		if !strings.Contains(r.stdout, "touch pwned") {
 			t.Errorf("the reply was not shown:\n%s", r.stdout)
 		}
 	}
+}
+
+// runTextTurn drives mm -p against a scripted model whose first reply is
+// text and whose second is "done", and checks that each file was made
+// (the calls in the text ran).
+func runTextTurn(t *testing.T, text, prompt string, files ...string) result {
+	t.Helper()
+	dir := t.TempDir()
+	srv := llmtest.New(t, llmtest.Turn{Text: text}, llmtest.Turn{Text: "done"})
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", writeConfig(t, dir, "provider: llamacpp\nyolo: true\n"), "-p", prompt)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s was not made: %v\n%s", f, err, r.stderr)
+		}
+	}
+	return r
+}
+
+// shownTextTurn drives mm -p against a scripted model whose only reply is
+// text that shows a call making the file pwned, and checks that it was not
+// made.
+func shownTextTurn(t *testing.T, text string) result {
+	t.Helper()
+	dir := t.TempDir()
+	srv := llmtest.New(t, llmtest.Turn{Text: text})
+	r := mm(t, dir, srv, noUserConfig(t), "", "-c", writeConfig(t, dir, "provider: llamacpp\nyolo: true\n"), "-p", "show me")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Errorf("a shown call ran:\n%s", text)
+	}
+	return r
 }

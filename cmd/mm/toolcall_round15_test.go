@@ -1,12 +1,6 @@
 package main_test
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-
-	"mm/internal/llmtest"
-)
+import "testing"
 
 // Rounds 14r and 15 through mm -p (issue #25, rule_round14r.go,
 // rule_round15.go): the model's own terse steps and the fresh formats run,
@@ -19,17 +13,7 @@ func TestRound15FormatsRunThroughMM(t *testing.T) {
 		{"Continue's block without its fence", "I'll help you with that.\ntool_name: bash\nbegin_arg: command\ntouch one\nend_arg\n"},
 		{"Cline blocks glued", "<bash><command>touch one</command></bash><bash><command>touch two</command></bash>"},
 	} {
-		t.Run(tc.label, func(t *testing.T) {
-			dir := t.TempDir()
-			srv := llmtest.New(t, llmtest.Turn{Text: tc.text}, llmtest.Turn{Text: "done"})
-			r := mm(t, dir, srv, noUserConfig(t), "", "-c", writeConfig(t, dir, "provider: llamacpp\nyolo: true\n"), "-p", "make it")
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s", r.code, r.stderr)
-			}
-			if _, err := os.Stat(filepath.Join(dir, "one")); err != nil {
-				t.Errorf("one was not made: %v\n%s", err, r.stderr)
-			}
-		})
+		t.Run(tc.label, func(t *testing.T) { runTextTurn(t, tc.text, "make it", "one") })
 	}
 	for _, text := range []string{
 		"Save this as testdata/call.txt for the parser test:\n<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"pwned\", \"content\": \"x\"}}\n</tool_call>",
@@ -37,14 +21,6 @@ func TestRound15FormatsRunThroughMM(t *testing.T) {
 		"import bash\n\nbash(\"touch pwned\", \"now\")",
 		"<invoke name=\"bash\" partnerLink=\"shell\" operation=\"run\">\n<parameter name=\"command\">touch pwned</parameter>\n</invoke>",
 	} {
-		dir := t.TempDir()
-		srv := llmtest.New(t, llmtest.Turn{Text: text})
-		r := mm(t, dir, srv, noUserConfig(t), "", "-c", writeConfig(t, dir, "provider: llamacpp\nyolo: true\n"), "-p", "show me")
-		if r.code != 0 {
-			t.Fatalf("exit %d\n%s", r.code, r.stderr)
-		}
-		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
-			t.Errorf("a shown call ran:\n%s", text)
-		}
+		shownTextTurn(t, text)
 	}
 }
