@@ -504,6 +504,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 	sort.SliceStable(sc.groups, func(a, b int) bool { return sc.groups[a].start < sc.groups[b].start })
 	prose := blank(sc.s, sc.reasoning)
 	var kept []group
+	shown := false // a group was read as shown
 	for k, g := range sc.groups {
 		if k > 0 && g.start < sc.groups[k-1].end {
 			continue // overlapping: already read as part of another call
@@ -526,11 +527,12 @@ func (sc *scan) finish(finals []string, harmony bool) {
 			if last == len(sc.groups)-1 {
 				sc.shownEnd = lastEnd
 			}
+			shown = true
 			continue
 		}
 		kept = append(kept, g)
 	}
-	kept = fencedBesideBare(sc.s, kept) // rule_round15.go
+	kept = fencedBesideBare(sc.s, kept, shown) // rule_round15.go
 	for _, g := range kept {
 		sc.cands = append(sc.cands, g.cands...)
 	}

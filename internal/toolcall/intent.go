@@ -116,7 +116,7 @@ func notIntended(before, after string) bool {
 	// the next words say a parser turns into something ("parses to",
 	// "becomes") is a parser's input shown, and a line labelled
 	// "Examples:" shows examples.
-	if parsedToRe().MatchString(after) || parsedToTailRe().MatchString(before) || shownIntlRe().MatchString(after) || shownIntlRe().MatchString(before) || examplesLabel(before) || leadDescribesBlock(before) { // leadDescribesBlock: rule_redteam13.go
+	if parsedToRe().MatchString(after) || parsedToTailRe().MatchString(before) || shownIntlRe().MatchString(after) || shownIntlRe().MatchString(before) || shownRound15r(before, after) || examplesLabel(before) || leadDescribesBlock(before) { // leadDescribesBlock: rule_redteam13.go
 		return true
 	}
 	// rule_round7b.go; echoedText: rule_round7e.go; demonstrationLead:

@@ -150,16 +150,6 @@ func clineEarlierBlocks(lead string, ts *toolset) ([]candidate, string, bool) {
 				continue
 			}
 		}
-		// A short label glued after a block on the same line ("First
-		// file: <…>Second file: <…>", round 15t).
-		if m := clineGluedLabelRe().FindStringSubmatchIndex(t); m != nil && endsWithToolBlock(t[:m[2]], ts) {
-			if c, before, ok := clineXMLCall(t[:m[2]], ts); ok && ts.resolve(c.name) != "" {
-				out = append([]candidate{c}, out...)
-				steps = append([]string{strings.TrimSpace(t[m[2]:])}, steps...)
-				lead = before
-				continue
-			}
-		}
 		// The step between this block and the next: the last paragraph.
 		p := strings.LastIndex(t, "\n\n")
 		if p < 0 {
@@ -224,7 +214,3 @@ func endsWithToolBlock(s string, ts *toolset) bool {
 // formatTalkRe: a sentence about how a tool's markup looks, not about the
 // work.
 var formatTalkRe = lazyRegexp(`(?i)\b(how|the way)\b[^.!?]*\b(looks?|is written|are written|is formatted|is called|are called)\b|\b(format|syntax|markup|schema)\b`)
-
-// clineGluedLabelRe: a label of a few words ending in a colon, right
-// after a tag's '>' on the same line.
-var clineGluedLabelRe = lazyRegexp(`>([ \t]*[A-Za-z][\w' ]{0,40}:)$`)

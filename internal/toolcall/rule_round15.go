@@ -55,7 +55,7 @@ func namedWordBlock(s string, ts *toolset) (candidate, bool) {
 	if !bareWordRe().MatchString(body) || (closed && !identWordRe().MatchString(body)) {
 		return candidate{}, false
 	}
-	if ts.resolve(body) != "" || ts.resolve(strings.ToLower(body)) != "" {
+	if ts.resolve(body) != "" || ts.resolve(strings.ToLower(body)) != "" || noCallWordRe().MatchString(body) {
 		return candidate{}, false
 	}
 	return candidate{name: body, args: map[string]any{}, fromText: true, format: "call markup around a word"}, true
@@ -83,9 +83,14 @@ func callMarkupBody(s string) (body string, closed, ok bool) {
 	return strings.TrimSpace(body), closed, true
 }
 
+// noCallWordRe: words a model writes in call markers to say it calls
+// nothing (<tool_call>NONE</tool_call>, OK, DONE: red team 15r029,
+// 15r030, 15r040).
+var noCallWordRe = lazyRegexp(`(?i)^(none|null|nil|ok|okay|done|no|yes|n_a|na|empty|nothing|finished|complete|completed|stop|end|true|false)$`)
+
 var (
 	bareWordRe       = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
-	identWordRe      = lazyRegexp(`_|[0-9]|^[A-Z]{2,}$|[a-z][A-Z]`)
+	identWordRe      = lazyRegexp(`_|[0-9]|[a-z][A-Z]`)
 	namelessPairsRe  = lazyRegexp(`^(\s*<arg_key>[^<]{1,64}</arg_key>\s*<arg_value>[^<]*</arg_value>)+\s*$`)
 	namelessInvokeRe = lazyRegexp(`^<invoke>(\s*<parameter name="[^"<>]{1,64}">[^<]*</parameter>)+\s*</invoke>$`)
 )
@@ -97,37 +102,52 @@ var (
 func (sc *scan) importBefore(at int) bool {
 	if sc.pyImport == 0 {
 		sc.pyImport = -1
-		if loc := pyImportRe().FindStringIndex(sc.s); loc != nil {
-			sc.pyImport = 1 + loc[0]
+		for _, loc := range pyImportRe().FindAllStringIndex(sc.s, -1) {
+			// An import inside a fenced snippet belongs to that snippet
+			// (red team 15r037).
+			if !insideFence(sc.s, loc[0]) {
+				sc.pyImport = 1 + loc[0]
+				break
+			}
 		}
 	}
 	return sc.pyImport > 0 && sc.pyImport-1 < at
 }
 
-var pyImportRe = lazyRegexp(`(?m)^[ \t]*(import [A-Za-z_][\w.]*|from [A-Za-z_][\w.]* import )`)
+var pyImportRe = lazyRegexp(`(?m)^[ \t]*(import [A-Za-z_][\w.]*(\s+as\s+\w+)?(\s*,\s*[A-Za-z_][\w.]*)*|from [A-Za-z_.][\w.]* import [\w*, ()]+)[ \t]*;?[ \t]*$`)
 
 // fencedBesideBare is rule "fenced_beside_bare" (CJackHwang/ds2api
 // TestParseToolCallsParsesOnlyNonFencedXMLToolCall): when a reply holds
 // calls in a code fence and calls outside any, the fenced ones show the
 // format and only the others run. A reply whose only calls are fenced
 // keeps them (a model that fences its one call meant it).
-func fencedBesideBare(s string, kept []group) []group {
+//
+// When another call of the reply was read as shown, its fenced calls are
+// examples beside it too ("Fenced as JSON: ```…``` … quoted inline, which
+// is the one the docs show: <…> — don't copy that one.": red team 15r016,
+// 15r018).
+func fencedBesideBare(s string, kept []group, shown bool) []group {
 	var bare []group
 	for _, g := range kept {
 		if !insideFence(s, g.start) {
 			bare = append(bare, g)
 		}
 	}
-	if len(bare) == 0 || len(bare) == len(kept) {
+	if len(bare) == len(kept) || (len(bare) == 0 && !shown) {
 		return kept
 	}
 	return bare
 }
 
-// shownIntlRe: a sentence, in Chinese, Japanese, Spanish, French or
-// German, that says the block only shows the format and is no real call
-// (ds2api's fenced_code_block_tool_call fixture: "这里只是展示格式，不是真实调用。").
-var shownIntlRe = lazyRegexp(`(只是|仅是|仅为|只为|仅供)(展示|演示|示例|举例|参考)|不是(真实|真正|实际)的?(调用|工具调用)|并非(真实|真正|实际)的?调用|(请勿|不要|无需)执行|実際の呼び出しではありません|(?i)\bno es una llamada real\b|\bce n'est pas un (vrai |véritable )?appel\b|\bkein (echter|tatsächlicher) aufruf\b`)
+// shownIntlRe: a sentence that says the block only shows the format or is
+// an example, not a real call, in Chinese, Japanese, Korean, Russian,
+// Italian, Portuguese, Spanish, French or German (ds2api's
+// fenced_code_block_tool_call fixture: "这里只是展示格式，不是真实调用。";
+// red team 15r023–15r028). A sentence about something else that is not
+// real ("Ce n'est pas un appel réseau", "No es una llamada real a la API
+// de pago, sino…", "无需执行任何命令", "仅供参考": 15r019–15r022, 15r038,
+// 15r039) is not one: each form names the example or ends the sentence.
+var shownIntlRe = lazyRegexp(`(只是|仅是|仅为|只为)(展示|演示|示例|举例)|(不是|并非|而非)(真实|真正|实际)的?(工具)?调用|调用格式如下|(示例|例子|格式)[^。\n]{0,8}(不是|并非)(真实|真正|实际)|あくまで[^。\n]{0,8}(形式|例)|形式の例|実際の呼び出しではありません|형식 예시|예시일 뿐|실제 호출이 아닙니다|только пример|не настоящий вызов|(?i)\bsolo un esempio\b|\bnon una chiamata reale\b|\bapenas um exemplo\b|\bnão (é )?uma chamada real\b|\bsolo un ejemplo\b|\bno es una llamada real\s*[.:]|\b(seulement|juste|simplement) un exemple\b|\bce n'est pas un (vrai |véritable )?appel( réel)?\s*[.:]|\bnur ein beispiel\b|\bkein (echter|tatsächlicher) aufruf\s*[.:]`)
 
 // toolNameParamsJSON is rule "tool_name_parameters_json" (CJackHwang/ds2api
 // internal/toolcall/regression_test.go, "Mixed JSON inside CDATA"): the
@@ -249,6 +269,12 @@ func continueCanon(s string, ts *toolset) string {
 	if end < m[0] || strings.TrimSpace(s[end+len("END_ARG"):]) != "" {
 		return s
 	}
+	// Without its fence only the model's own step may lead into it: docs
+	// ("## Tool protocol … END_ARG") and "you'll see replies ending like"
+	// show the format (red team 15r011, 15r012).
+	if strings.TrimSpace(s[:m[0]]) != "" && !genericLeadActs(s, m[0]) {
+		return s
+	}
 	return s[:m[0]] + "```tool\n" + s[m[0]:end+len("END_ARG")] + "\n```"
 }
 
@@ -299,7 +325,7 @@ func dsmlShrunk(s string, ts *toolset) (candidate, string, bool) {
 		return candidate{}, "", false
 	}
 	key := singleStringArg(ts.schema(name))
-	if key == "" || notIntended(sentenceBefore(s, 0, m[0]), "") {
+	if key == "" || (strings.TrimSpace(s[:m[0]]) != "" && !genericLeadActs(s, m[0])) { // a description before it shows it (15r033)
 		return candidate{}, "", false
 	}
 	c := candidate{name: s[m[2]:m[3]], args: map[string]any{key: xmlValue(s[m[4]:m[5]])}, xml: true, fromText: true, format: "shrunk DSML"}
@@ -363,10 +389,10 @@ func clineInlineBlock(s string, ts *toolset) (candidate, string, bool) {
 	if strings.Contains(before, "<") || strings.Contains(before, "```") || strings.Contains(after, "\n") || !strings.HasSuffix(after, ".") {
 		return candidate{}, "", false
 	}
-	if before != "" && !(modelActs(before) || firstPersonStepRe().MatchString(before) || nextStepLead(before)) {
+	if last := sentenceBefore(s, 0, m[2]); before != "" && !(modelActs(last) || firstPersonStepRe().MatchString(last) || nextStepLead(last)) {
 		return candidate{}, "", false
 	}
-	if notIntended(sentenceBefore(s, 0, m[2]), after) || formatTalkRe().MatchString(after) {
+	if notIntended(sentenceBefore(s, 0, m[2]), after) || formatTalkRe().MatchString(after) || !runsAheadRe().MatchString(after) || notGerundRe().MatchString(after) {
 		return candidate{}, "", false
 	}
 	args, ok := clineParams(s[m[2]+len(name)+2 : m[6]-2])
@@ -377,6 +403,88 @@ func clineInlineBlock(s string, ts *toolset) (candidate, string, bool) {
 	return c, strings.TrimSpace(before + " " + after), true
 }
 
+// runsAheadRe: the sentence after an inline block is the model's own
+// next step or what it expects of the result ("Here's what I found",
+// "That should give us what we need.", "Checking the module path before I
+// edit the imports."), not words to the user about the block ("Paste
+// that into the chat box", "That is what the agent printed": red team
+// 15r007, 15r008, 15r034).
+var runsAheadRe = lazyRegexp(`(?i)^(here'?s what i|here is what i)|\b(i'll|i will|let me|i'm going to|we'll|i need to)\b|^[A-Z][a-z]+ing\b|^(that|this|it) (should|will) (give|show|tell|list|return|print|confirm)\b`)
+
+// notGerundRe: words ending in -ing that are no step ("Anything after it
+// on the line is kept as text.": red team 15r009 with a lead-in).
+var notGerundRe = lazyRegexp(`^(Anything|Nothing|Something|Everything|Thing|String|Spring|King|Ring|During|Morning|Evening|Ceiling|Wedding)\b`)
+
+// clineColonStep: a lead on the block's own line that ends in a colon is
+// the model's step ("I'll check the config first:", "Step 2 of 3, running
+// the tests:"); a description ("…reads like this one from its logs:"),
+// a label ("Input:", "Right:") is not (red team 15r001, 15r003, 15r005).
+func clineColonStep(lead string) bool {
+	if !strings.HasSuffix(lead, ":") {
+		return false
+	}
+	line := lead
+	if i := strings.LastIndexByte(lead, '\n'); i >= 0 {
+		line = lead[i+1:]
+	}
+	line = sentenceBefore(line, 0, len(line))
+	return (modelActs(line) || firstPersonStepRe().MatchString(line) || ownStepLine(line)) && !notIntended(line, "")
+}
+
+// clineLabelChain is rule "cline_label_chain" (cline's
+// parseAssistantMessage.spec.ts "First file: <read_file>…</read_file>Second
+// file: <read_file>…</read_file>"): a reply that is nothing but two or more
+// "Label: <block>" on one line, every block a declared tool's that reads,
+// runs them all. One label and one block ("Input: <read_file>…") is not a
+// chain, and a block that does not read (a path outside its tag: "Wrong:
+// <read_file>a.go</read_file>Right: <…>", 15r005) breaks it.
+func clineLabelChain(s string, ts *toolset) ([]candidate, bool) {
+	m0 := blank(s, reasoningRegions(s))
+	t := strings.TrimRight(m0, " \t\r\n")
+	ls := strings.LastIndexByte(t, '\n') + 1
+	if strings.TrimSpace(t[:ls]) != "" && !genericLeadActs(t, ls) {
+		return nil, false // the lines before the chain must be the model's step
+	}
+	t = strings.TrimSpace(t[ls:])
+	var out []candidate
+	for t != "" {
+		m := chainLabelRe().FindStringSubmatchIndex(t)
+		if m == nil {
+			return nil, false
+		}
+		name := t[m[2]:m[3]]
+		closer := "</" + name + ">"
+		e := strings.Index(t, closer)
+		if e < 0 || ts.resolve(name) == "" {
+			return nil, false
+		}
+		args, ok := clineParams(t[m[1]:e])
+		if !ok || len(args) == 0 {
+			return nil, false
+		}
+		out = append(out, candidate{name: name, args: args, xml: true, fromText: true, format: "cline_xml", notes: []string{"cline_xml"}})
+		t = strings.TrimSpace(t[e+len(closer):])
+	}
+	return out, len(out) >= 2
+}
+
+var chainLabelRe = lazyRegexp(`^[A-Za-z][\w' ()-]{0,40}:[ \t]*<([a-z_]{2,40})>`)
+
 // clineInlineRe: <NAME>…</NAME> then, on the same line, a sentence that
 // opens with a capital letter.
 var clineInlineRe = lazyRegexp(`(?m)(<([a-z_]{2,40})>.*</([a-z_]{2,40})>)[ \t]*[A-Z][^<\n]*$`)
+
+// shownRound15r: words around a call that red team 15r found showing it:
+// "— don't copy that one." or "and both parse the same." after it; "the
+// bare form is simply", "which is the one the docs show:" or a lead-in
+// ending "as in" before it (15r016, 15r018, 15r032).
+func shownRound15r(before, after string) bool {
+	return dontCopyRe().MatchString(after) || parseSameRe().MatchString(after) || formIsRe().MatchString(before) || asInTailRe().MatchString(before)
+}
+
+var (
+	dontCopyRe  = lazyRegexp(`(?i)^[\s—–-]*(don'?t|do not|never)\s+(copy|use|run|paste|execute|send|try)\b`)
+	parseSameRe = lazyRegexp(`(?i)\bparsed? (the same|alike|identically)\b|\bparse (the same|alike|identically)\b`)
+	formIsRe    = lazyRegexp(`(?i)\b(bare|fenced|raw|plain|unfenced|inline|quoted) (form|version|variant|one) (is|looks)\b|\bthe docs show\b|\bquoted inline\b`)
+	asInTailRe  = lazyRegexp(`(?i)\b(as in|such as|e\.g\.|i\.e\.)\s*[:,]?\s*$`)
+)

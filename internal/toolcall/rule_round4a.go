@@ -56,7 +56,7 @@ func clineXMLCall(content string, ts *toolset) (candidate, string, bool) {
 	}
 	// The opener starts a line, or follows closed reasoning.
 	lead := strings.TrimRight(s[:op], " \t")
-	if lead != "" && !strings.HasSuffix(lead, "\n") && !strings.HasSuffix(lead, "</thinking>") && !strings.HasSuffix(lead, "</think>") && !endsWithToolBlock(lead, ts) && !strings.HasSuffix(lead, ":") { // endsWithToolBlock: a block glued after another (rule_round13.go); a colon: "Here's the file content: <read_file>…" (cline's parseAssistantMessage.spec.ts, round 15t)
+	if lead != "" && !strings.HasSuffix(lead, "\n") && !strings.HasSuffix(lead, "</thinking>") && !strings.HasSuffix(lead, "</think>") && !endsWithToolBlock(lead, ts) && !clineColonStep(lead) { // endsWithToolBlock: a block glued after another (rule_round13.go); clineColonStep: rule_round15.go
 		return candidate{}, "", false
 	}
 	if strings.Count(s[:op], "```")%2 == 1 {

@@ -49,7 +49,10 @@ func TestRuleRound15Continue(t *testing.T) {
 
 func TestRuleRound15Cline(t *testing.T) {
 	checkCalls(t, "glued blocks", recoverText(t, "<read_file><path>a.ts</path></read_file><read_file><path>b.ts</path></read_file>"), call{"read_file", `{"path":"a.ts"}`}, call{"read_file", `{"path":"b.ts"}`})
-	checkCalls(t, "after a colon on its line", recoverText(t, "Here's the file content: <read_file><path>a.ts</path></read_file>"), call{"read_file", `{"path":"a.ts"}`})
+	checkCalls(t, "after the model's step and a colon on its line", recoverText(t, "I'll check the config first: <read_file><path>a.ts</path></read_file>"), call{"read_file", `{"path":"a.ts"}`})
+	wantText(t, "near miss: after a label and a colon", recoverText(t, "The test fails on this input. Input: <read_file><path>a.ts</path></read_file>"))
+	wantText(t, "near miss: a chain broken by a block that does not read", recoverText(t, "Wrong: <read_file>a.ts</read_file>Right: <read_file><path>a.ts</path></read_file>"))
+	wantText(t, "near miss: a sentence to the user after an inline block", recoverText(t, "<read_file><path>a.ts</path></read_file> Paste that into the chat box."))
 	checkCalls(t, "labels glued after blocks", recoverText(t, "First file: <read_file><path>a.ts</path></read_file>Second file: <read_file><path>b.ts</path></read_file>"), call{"read_file", `{"path":"a.ts"}`}, call{"read_file", `{"path":"b.ts"}`})
 	checkCalls(t, "a sentence glued after the only block", recoverText(t, "<read_file><path>a.ts</path></read_file>Here's what I found."), call{"read_file", `{"path":"a.ts"}`})
 	checkCalls(t, "inline between the model's step and its next", recoverText(t, "First, I'll check the directory. <bash><command>ls .</command></bash> That should give us what we need."), call{"bash", `{"command":"ls ."}`})

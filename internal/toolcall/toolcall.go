@@ -184,6 +184,11 @@ func recoverReply(in Input) Result {
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if cs, ok := clineLabelChain(in.Content, ts); ok { // rule_round15.go
+			emitBlock(&res, ts, cs, "", truncated)
+		}
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if c, lead, ok := clineXMLCall(in.Content, ts); ok || clineXMLOpen(in.Content, ts, &c) { // rule_round4a.go
 			// Earlier blocks, each led in by the model's next step
 			// (rule_round13.go).
