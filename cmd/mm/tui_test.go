@@ -129,7 +129,14 @@ func (s *tuiSession) wait(want string) {
 
 func (s *tuiSession) waitFor(what string, ok func(string) bool) {
 	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	s.waitForWithin(what, ok, 30*time.Second)
+}
+
+// waitForWithin is waitFor with its own deadline, for a step that is slow
+// by nature (a 300-line paste read key by key on a loaded machine).
+func (s *tuiSession) waitForWithin(what string, ok func(string) bool, d time.Duration) {
+	s.t.Helper()
+	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		if ok(s.screen()) {
 			return

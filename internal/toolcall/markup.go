@@ -186,6 +186,7 @@ var wrapperTags = map[string]bool{
 	"tool_call": true, "tool_calls": true, "tools": true, "tool": true, "response": true,
 	"json": true, "xml": true, "function_call": true, "functioncall": true, "function_calls": true,
 	"tool_code": true, "toolcall": true, "tool_use": true, "functions": true, "minimax:tool_call": true,
+	"tool_request": true, // schwab/mcp-client-for-ollama's parser tests (round 16t)
 }
 
 // readTag reads an XML-style tag at s[i] ('<').

@@ -51,7 +51,7 @@ func callShapes(v any, ts *toolset, strong bool) (any, bool) {
 				}
 			}
 		}
-		name, args, ok := otherCallShape(x)
+		name, args, ok := otherCallShape(x, strong)
 		if !ok {
 			return v, false
 		}
@@ -70,18 +70,25 @@ var shapeKeys = []struct {
 }{
 	{"action", []string{"action_input"}},
 	{"tool", []string{"tool_input", "arguments", "parameters", "args", "input"}},
-	{"function", []string{"arguments", "parameters", "args"}},
+	{"function", []string{"arguments", "parameters", "args", "params"}}, // params: MemGPT/letta (round 16t)
 	{"recipient_name", []string{"parameters"}},
 	{"name", []string{"args", "input", "tool_input", "params", "kwargs"}},
 	{"tool_name", []string{"tool_arguments", "tool_args"}}, // rule_round9o.go
 }
 
-func otherCallShape(m map[string]any) (string, any, bool) {
+func otherCallShape(m map[string]any, strong bool) (string, any, bool) {
 	if _, ok := m["arguments"]; ok && m["name"] != nil {
 		return "", nil, false // the usual shape: callObject's
 	}
 	if len(m) == 1 {
-		for _, k := range []string{"function_call", "functionCall", "tool_call", "toolCall"} {
+		keys := []string{"function_call", "functionCall", "tool_call", "toolCall"}
+		if strong {
+			// {"function": {"name", "arguments"}} inside call markup or a
+			// reply's only fence (mcp-client-for-ollama, round 16t); in
+			// prose it is part of a tool_calls element (openAIElementText).
+			keys = append(keys, "function")
+		}
+		for _, k := range keys {
 			inner, ok := m[k].(map[string]any)
 			if !ok || len(inner) > 3 {
 				continue
@@ -158,7 +165,8 @@ func langChainShape(m map[string]any) bool {
 // test_json_tool_parser.py) and LocalAI's (pkg/functions/parse_test.go)
 // read a reply that is nothing but {"function": NAME, "arguments": {…}} as
 // a call of NAME. Only the whole reply is read, only those two keys, only a
-// declared tool and an object of arguments: the same object in prose, or
+// declared tool and an object of arguments ("arguments", or MemGPT's
+// "params"): the same object in prose, or
 // beside other text, stays data, as round 3a decided (functionKeyCall).
 func functionKeyReply(s string, q, end int, v any, ts *toolset) (any, bool) {
 	m, ok := v.(map[string]any)
@@ -167,6 +175,11 @@ func functionKeyReply(s string, q, end int, v any, ts *toolset) (any, bool) {
 	}
 	name, _ := m["function"].(string)
 	args, isObj := m["arguments"].(map[string]any)
+	if !isObj {
+		// MemGPT/letta's {"function": NAME, "params": {…}} (cpacker/MemGPT
+		// tests/test_json_parsers.py, round 16t).
+		args, isObj = m["params"].(map[string]any)
+	}
 	if name == "" || !isObj || ts.resolve(name) == "" {
 		return v, false
 	}

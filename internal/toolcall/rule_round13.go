@@ -150,8 +150,14 @@ func clineEarlierBlocks(lead string, ts *toolset) ([]candidate, string, bool) {
 				continue
 			}
 		}
-		// The step between this block and the next: the last paragraph.
+		// The step between this block and the next: the last paragraph
+		// (for MCP-namespaced blocks, the last line).
 		p := strings.LastIndex(t, "\n\n")
+		if l := strings.LastIndexByte(t, '\n'); l > p && strings.Contains(t[:l], ".") && endsWithToolBlock(t[:l], ts) {
+			if m := strings.LastIndex(t[:l], "</"); m >= 0 && mcpName(strings.TrimSuffix(t[m+2:l], ">")) {
+				p = l
+			}
+		}
 		if p < 0 {
 			break
 		}
@@ -166,7 +172,10 @@ func clineEarlierBlocks(lead string, ts *toolset) ([]candidate, string, bool) {
 			}
 			break
 		}
-		if !clineStepBetween(between) {
+		// MCP-namespaced blocks (<filesystem.read_file>, mcp-client-for-
+		// ollama's parser tests, round 16t) are only ever a client's
+		// calls: any one plain line may stand between them.
+		if !clineStepBetween(between) && !(mcpBlockEnd(t[:p]) && !strings.ContainsAny(between, "<\n")) {
 			if formatTalkRe().MatchString(between) {
 				return nil, "", true
 			}
@@ -208,9 +217,16 @@ func endsWithToolBlock(s string, ts *toolset) bool {
 		return false
 	}
 	name := s[o+2 : len(s)-1]
-	return ts.resolve(name) != "" && (strings.Contains(s[:o], "<"+name+">") || strings.Contains(s[:o], "<"+name+" "))
+	return ts.resolve(mcpToolPart(name)) != "" && (strings.Contains(s[:o], "<"+name+">") || strings.Contains(s[:o], "<"+name+" "))
 }
 
 // formatTalkRe: a sentence about how a tool's markup looks, not about the
 // work.
 var formatTalkRe = lazyRegexp(`(?i)\b(how|the way)\b[^.!?]*\b(looks?|is written|are written|is formatted|is called|are called)\b|\b(format|syntax|markup|schema)\b`)
+
+// mcpBlockEnd: s ends with the closer of an MCP-namespaced block.
+func mcpBlockEnd(s string) bool {
+	s = strings.TrimSpace(s)
+	m := strings.LastIndex(s, "</")
+	return m >= 0 && strings.HasSuffix(s, ">") && mcpName(s[m+2:len(s)-1])
+}

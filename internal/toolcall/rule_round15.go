@@ -488,3 +488,198 @@ var (
 	formIsRe    = lazyRegexp(`(?i)\b(bare|fenced|raw|plain|unfenced|inline|quoted) (form|version|variant|one) (is|looks)\b|\bthe docs show\b|\bquoted inline\b`)
 	asInTailRe  = lazyRegexp(`(?i)\b(as in|such as|e\.g\.|i\.e\.)\s*[:,]?\s*$`)
 )
+
+// memgptCalls is rule "memgpt_function_params" (cpacker/MemGPT
+// tests/test_json_parsers.py and letta's issue threads, round 16t): MemGPT's
+// local models answer with {"function": NAME, "params": {…}} objects and
+// nothing else, and its parsers repair what they break: the outer brace
+// left off, a stray token or a made-up "FUNCTION RETURN" after it, the
+// object begun twice, two objects in a row, an escaped underscore in the
+// name. A reply that opens with such an object is read pair by pair
+// ("function": NAME, "params": {…}); a params object that does not read
+// (cut, garbage) is corrected, never run.
+func memgptCalls(s string, ts *toolset) ([]candidate, bool) {
+	t := strings.TrimSpace(s)
+	if m := firstKeyRe().FindStringSubmatch(t); m == nil || m[1] != "function" {
+		return nil, false
+	}
+	var out []candidate
+	for _, m := range memgptPairRe().FindAllStringSubmatchIndex(t, -1) {
+		name := strings.ReplaceAll(t[m[2]:m[3]], `\_`, "_")
+		if ts.resolve(name) == "" {
+			return nil, false
+		}
+		r := readValue(t, m[1], false)
+		c := candidate{name: name, fromText: true, format: "MemGPT function/params"}
+		if r.fail != failNone {
+			c.fail, c.msg, c.key = r.fail, r.msg, r.key
+			out = append(out, c)
+			break // a broken object: nothing after it is read
+		}
+		args, ok := r.v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		c.args, c.notes = args, r.notes
+		out = append(out, c)
+	}
+	return out, len(out) > 0
+}
+
+var memgptPairRe = lazyRegexp(`"function"\s*:\s*"([A-Za-z_\\][\w\\.-]{0,63})"\s*,\s*"params"\s*:\s*`)
+
+// labelledFencedCalls is rule "tool_call_label" (shanevcantwell/prompt-prix
+// tests/test_tool_parsers.py): "**Tool Call:** `NAME`" on its own line and
+// the arguments as a JSON object in the fence below, one pair per call, and
+// nothing else in the reply.
+func labelledFencedCalls(s string, ts *toolset) ([]candidate, bool) {
+	if !strings.Contains(s, "**Tool Call:**") {
+		return nil, false
+	}
+	ms := labelFenceRe().FindAllStringSubmatchIndex(s, -1)
+	if len(ms) == 0 {
+		return nil, false
+	}
+	var out []candidate
+	prev := 0
+	for _, m := range ms {
+		if strings.TrimSpace(s[prev:m[0]]) != "" {
+			return nil, false
+		}
+		name := s[m[2]:m[3]]
+		if ts.resolve(name) == "" {
+			return nil, false
+		}
+		r := readValue(s, m[4], false)
+		c := candidate{name: name, fromText: true, format: "**Tool Call:** label and fenced arguments"}
+		if r.fail != failNone {
+			c.fail, c.msg, c.key = r.fail, r.msg, r.key
+		} else if args, ok := r.v.(map[string]any); ok {
+			c.args, c.notes = args, r.notes
+		} else {
+			return nil, false
+		}
+		out = append(out, c)
+		prev = m[1]
+	}
+	if strings.TrimSpace(s[prev:]) != "" {
+		return nil, false
+	}
+	return out, true
+}
+
+var labelFenceRe = lazyRegexp("(?m)^\\*\\*Tool Call:\\*\\*[ \\t]*`([A-Za-z_][\\w.-]{0,63})`[ \\t]*\\n```[A-Za-z]*[ \\t]*\\n(\\{[\\s\\S]*?\\})\\s*\\n```")
+
+// autoGPTCommand is rule "autogpt_command" (Significant-Gravitas/AutoGPT's
+// reply format, langchainjs#3655): a reply that is one JSON object, fenced
+// or not, holding "thoughts" and "command": {"name", "args"} runs the
+// command. Other keys, or a command that is a placeholder, leave it text.
+func autoGPTCommand(s string, ts *toolset) (candidate, bool) {
+	t := strings.TrimSpace(s)
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "```json"), "```")
+	t = strings.TrimSpace(strings.TrimSuffix(t, "```"))
+	if !strings.HasPrefix(t, "{") || !strings.Contains(t, `"command"`) || !strings.Contains(t, `"thoughts"`) {
+		return candidate{}, false
+	}
+	r := readValue(t, 0, false)
+	if r.fail != failNone || strings.TrimSpace(t[r.end:]) != "" {
+		return candidate{}, false
+	}
+	m, ok := r.v.(map[string]any)
+	if !ok || !onlyKeys(m, "thoughts", "command") {
+		return candidate{}, false
+	}
+	cmd, ok := m["command"].(map[string]any)
+	if !ok || !onlyKeys(cmd, "name", "args") {
+		return candidate{}, false
+	}
+	name, _ := cmd["name"].(string)
+	args, ok := cmd["args"].(map[string]any)
+	if !ok || ts.resolve(name) == "" {
+		return candidate{}, false
+	}
+	return candidate{name: name, args: args, notes: r.notes, fromText: true, format: "AutoGPT command"}, true
+}
+
+// fencedFunctionObjects is rule "fenced_function_objects"
+// (schwab/mcp-client-for-ollama tests/test_tool_parsers.py): a reply that
+// is one JSON fence holding {"function": {"name", "arguments"}}, or a list
+// of them, is those calls; the same object in prose stays a tool_calls
+// element written as text (openAIElementText).
+func fencedFunctionObjects(s string, ts *toolset) ([]candidate, bool) {
+	m := wholeJSONFenceRe().FindStringSubmatch(s)
+	if m == nil {
+		return nil, false
+	}
+	r := readValue(m[1], 0, false)
+	if r.fail != failNone || strings.TrimSpace(m[1][r.end:]) != "" {
+		return nil, false
+	}
+	items, isList := r.v.([]any)
+	if !isList {
+		items = []any{r.v}
+	}
+	var out []candidate
+	for _, it := range items {
+		o, ok := it.(map[string]any)
+		if !ok || len(o) != 1 {
+			return nil, false
+		}
+		fn, ok := o["function"].(map[string]any)
+		if !ok || !onlyKeys(fn, "name", "arguments") {
+			return nil, false
+		}
+		name, _ := fn["name"].(string)
+		if ts.resolve(name) == "" {
+			return nil, false
+		}
+		out = append(out, candidate{name: name, args: fn["arguments"], notes: r.notes, fromText: true, format: "fenced {\"function\": {…}}"})
+	}
+	return out, len(out) > 0
+}
+
+var wholeJSONFenceRe = lazyRegexp("^\\s*```(?:json)?[ \\t]*\\n([\\s\\S]*?)\\n```\\s*$")
+
+// barrenCallMarkup: call markers around an object that does not read
+// (<tool_request>{invalid json}</tool_request>, round 16t) or a reply
+// ending in bare "<function" openers that never got a name (goose#9662):
+// a call begun that names no tool.
+func barrenCallMarkup(s string) bool {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "<") && !strings.HasSuffix(t, "<function") {
+		return false
+	}
+	if m := brokenObjectMarkupRe().FindStringSubmatch(t); m != nil && m[1] == m[3] && readValue(m[2], 0, false).fail != failNone && !strings.Contains(m[2], `"name"`) {
+		return true
+	}
+	if !strings.HasSuffix(t, "<function") {
+		return false
+	}
+	lines := strings.Split(t, "\n")
+	n := 0
+	for n < len(lines) && strings.TrimSpace(lines[len(lines)-1-n]) == "<function" {
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	lead := strings.TrimSpace(strings.Join(lines[:len(lines)-n], "\n"))
+	return lead == "" || !notIntended(sentenceBefore(lead, 0, len(lead)), "")
+}
+
+var brokenObjectMarkupRe = lazyRegexp(`^<(tool_call|tool_request|function_call|tool_calls)>\s*(\{[^<]*\})\s*</(tool_call|tool_request|function_call|tool_calls)>$`)
+
+// mcpName: an MCP client's server.tool name (<filesystem.read_file>:
+// mcp-client-for-ollama's parser tests, round 16t).
+func mcpName(name string) bool {
+	i := strings.IndexByte(name, '.')
+	return i > 0 && identifier(name[:i]) && identifier(name[i+1:])
+}
+
+// mcpToolPart: the tool of a server.tool name, or the name itself.
+func mcpToolPart(name string) string {
+	if mcpName(name) {
+		return name[strings.IndexByte(name, '.')+1:]
+	}
+	return name
+}

@@ -42,10 +42,10 @@ func clineXMLCall(content string, ts *toolset) (candidate, string, bool) {
 		return candidate{}, "", false
 	}
 	name := s[cl+2 : len(s)-1]
-	if !identifier(name) {
+	if !identifier(name) && !mcpName(name) { // mcpName: rule_round15.go
 		return candidate{}, "", false
 	}
-	tool := ts.resolve(name)
+	tool := ts.resolve(mcpToolPart(name))
 	if tool == "" && !clineToolNames[name] {
 		return candidate{}, "", false
 	}
@@ -69,7 +69,7 @@ func clineXMLCall(content string, ts *toolset) (candidate, string, bool) {
 	if !ok {
 		return candidate{}, "", false
 	}
-	c := candidate{name: name, args: args, xml: true, fromText: true, format: "cline_xml", notes: []string{"cline_xml"}}
+	c := candidate{name: mcpToolPart(name), args: args, xml: true, fromText: true, format: "cline_xml", notes: []string{"cline_xml"}}
 	return c, strings.TrimSpace(s[:op]), true
 }
 

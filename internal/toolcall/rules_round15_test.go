@@ -74,3 +74,23 @@ func TestRuleReactActionArgs(t *testing.T) {
 	wantText(t, "near miss: no Thought line", recoverText(t, "Action: search ({\"input\": \"x\"})"))
 	wantText(t, "near miss: a sentence", recoverText(t, "Thought: I need a tool.\nAction: search the web (carefully)."))
 }
+
+func TestRuleRound16t(t *testing.T) {
+	checkCalls(t, "MemGPT's function/params with the outer brace left off",
+		recoverText(t, "{\n  \"function\": \"write_file\",\n  \"params\": {\n    \"path\": \"w.txt\",\n    \"content\": \"hi\"\n  }\n"), call{"write_file", `{"content":"hi","path":"w.txt"}`})
+	checkCalls(t, "two MemGPT objects in a row",
+		recoverText(t, "{\"function\": \"bash\", \"params\": {\"command\": \"ls\"}}\n{\"function\": \"bash\", \"params\": {\"command\": \"pwd\"}}"), call{"bash", `{"command":"ls"}`}, call{"bash", `{"command":"pwd"}`})
+	checkRejected(t, "MemGPT's params cut", recoverText(t, "{\"function\": \"bash\", \"params\": {\"command\": \"grep -rn x .\","), true, "")
+	wantText(t, "near miss: a record with a function key", recoverText(t, "{\"function\": \"accountant\", \"params\": {\"salary\": 3}}"))
+	checkCalls(t, "a **Tool Call:** label and fenced arguments",
+		recoverText(t, "**Tool Call:** `bash`\n```json\n{\"command\": \"ls\"}\n```"), call{"bash", `{"command":"ls"}`})
+	wantText(t, "near miss: the label in a document", recoverText(t, "The UI shows:\n\n**Tool Call:** `bash`\n```json\n{\"command\": \"ls\"}\n```"))
+	checkCalls(t, "AutoGPT's thoughts and command",
+		recoverText(t, "```json\n{\"thoughts\": {\"text\": \"go\"}, \"command\": {\"name\": \"bash\", \"args\": {\"command\": \"ls\"}}}\n```"), call{"bash", `{"command":"ls"}`})
+	checkCalls(t, "a fence of function objects",
+		recoverText(t, "```json\n[{\"function\": {\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}}]\n```"), call{"bash", `{"command":"ls"}`})
+	checkRejected(t, "call markers around a broken object", recoverText(t, "<tool_request>{invalid json}</tool_request>"), false, "no tool name")
+	checkRejected(t, "bare <function openers", recoverText(t, "Let me try another way.\n\n<function\n<function"), false, "no tool name")
+	checkCalls(t, "MCP-namespaced Cline blocks with a line between",
+		recoverText(t, "<filesystem.read_file>\n<path>a</path>\n</filesystem.read_file>\nSome text.\n<filesystem.read_file>\n<path>b</path>\n</filesystem.read_file>"), call{"read_file", `{"path":"a"}`}, call{"read_file", `{"path":"b"}`})
+}

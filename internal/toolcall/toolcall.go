@@ -146,7 +146,7 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content)) { // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content)) { // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -162,6 +162,14 @@ func recoverReply(in Input) Result {
 			emit(&res, ts, c, truncated)
 		} else if c, ok := namedWordBlock(in.Content, ts); ok { // rule_round15.go
 			emit(&res, ts, c, truncated)
+		} else if cs, ok := memgptCalls(in.Content, ts); ok { // rule_round15.go
+			emitBlock(&res, ts, cs, "", truncated)
+		} else if cs, ok := labelledFencedCalls(in.Content, ts); ok { // rule_round15.go
+			emitBlock(&res, ts, cs, "", truncated)
+		} else if c, ok := autoGPTCommand(in.Content, ts); ok { // rule_round15.go
+			emitBlock(&res, ts, []candidate{c}, "", truncated)
+		} else if cs, ok := fencedFunctionObjects(in.Content, ts); ok { // rule_round15.go
+			emitBlock(&res, ts, cs, "", truncated)
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {

@@ -56,7 +56,16 @@ var wholeReplyOnly = map[string]bool{"bare_json-f003": true, "bare_json-l002": t
 	// (glimmerCalls, glimmerMessages) are read only as the whole reply
 	// (rule_round15.go).
 	"hermes-15h001": true, "glm-15p011": true, "glm-15p013": true, "gemma-15p030": true, "deepseek_dsml-15h012": true,
-	"structured_args-15h002": true, "minimax_m2-15p031": true, "minimax_m2-15p032": true, "minimax_m2-15p033": true, "minimax_m2-15p034": true, "deepseek_dsml-15t037": true}
+	"structured_args-15h002": true, "minimax_m2-15p031": true, "minimax_m2-15p032": true, "minimax_m2-15p033": true, "minimax_m2-15p034": true, "deepseek_dsml-15t037": true,
+	// Round 16t: MemGPT's {"function", "params"} objects, the "**Tool
+	// Call:**" label with fenced arguments, AutoGPT's thoughts/command
+	// object, a fence of {"function": {…}} objects and call markers around
+	// a broken object are read only as the whole reply (rule_round15.go):
+	// after prose the same JSON is data or a shown example.
+	"bare_json-16t001": true, "bare_json-16t002": true, "bare_json-16t003": true, "bare_json-16t005": true, "bare_json-16t006": true,
+	"bare_json-16t007": true, "bare_json-16t008": true, "bare_json-16t009": true, "multi_call-16t004": true,
+	"fenced_json-16t013": true, "fenced_json-16t014": true, "fenced_json-16t015": true, "fenced_json-16t016": true,
+	"fenced_json-16t019": true, "fenced_json-16t020": true, "fenced_json-16t030": true, "hermes-16t022": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
