@@ -509,21 +509,34 @@ func memgptCalls(s string, ts *toolset) ([]candidate, bool) {
 		if ts.resolve(name) == "" {
 			return nil, false
 		}
-		r := readValue(t, m[1], false)
-		c := candidate{name: name, fromText: true, format: "MemGPT function/params"}
-		if r.fail != failNone {
-			c.fail, c.msg, c.key = r.fail, r.msg, r.key
-			out = append(out, c)
-			break // a broken object: nothing after it is read
-		}
-		args, ok := r.v.(map[string]any)
+		c, ok := objectArgsAt(t, m[1], name, "MemGPT function/params")
 		if !ok {
 			return nil, false
 		}
-		c.args, c.notes = args, r.notes
 		out = append(out, c)
+		if c.fail != failNone {
+			break // a broken object: nothing after it is read
+		}
 	}
 	return out, len(out) > 0
+}
+
+// objectArgsAt reads the arguments object of a call of name at s[at]: a
+// candidate with its arguments, or with the reading's failure (cut,
+// broken) to correct; ok is false when the value is no object.
+func objectArgsAt(s string, at int, name, format string) (candidate, bool) {
+	r := readValue(s, at, false)
+	c := candidate{name: name, fromText: true, format: format}
+	if r.fail != failNone {
+		c.fail, c.msg, c.key = r.fail, r.msg, r.key
+		return c, true
+	}
+	args, ok := r.v.(map[string]any)
+	if !ok {
+		return candidate{}, false
+	}
+	c.args, c.notes = args, r.notes
+	return c, true
 }
 
 var memgptPairRe = lazyRegexp(`"function"\s*:\s*"([A-Za-z_\\][\w\\.-]{0,63})"\s*,\s*"params"\s*:\s*`)
@@ -550,13 +563,8 @@ func labelledFencedCalls(s string, ts *toolset) ([]candidate, bool) {
 		if ts.resolve(name) == "" {
 			return nil, false
 		}
-		r := readValue(s, m[4], false)
-		c := candidate{name: name, fromText: true, format: "**Tool Call:** label and fenced arguments"}
-		if r.fail != failNone {
-			c.fail, c.msg, c.key = r.fail, r.msg, r.key
-		} else if args, ok := r.v.(map[string]any); ok {
-			c.args, c.notes = args, r.notes
-		} else {
+		c, ok := objectArgsAt(s, m[4], name, "**Tool Call:** label and fenced arguments")
+		if !ok {
 			return nil, false
 		}
 		out = append(out, c)
