@@ -30,8 +30,8 @@ var callMarkers = []string{
 	"<start_function_call>", "[TOOL_CALL]", "<|START_ACTION|>", "<|tools_prefix|>",
 	"]<]minimax[>[", "<minimax:", "<seed:tool_call", "<TOOLCALL>", "<tool_use>",
 	// Round 15: DSML with its bars lost or doubled, Continue's tool block
-	// with its fence left off.
-	"<DSML", "<｜｜DSML", "TOOL_NAME:",
+	// with its fence left off; round 16t: prompt-prix's call label.
+	"<DSML", "<｜｜DSML", "TOOL_NAME:", "**Tool Call:**",
 }
 
 // maxMarker is the length of the longest call marker.
