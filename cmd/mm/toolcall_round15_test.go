@@ -1,6 +1,9 @@
 package main_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Rounds 14r and 15 through mm -p (issue #25, rule_round14r.go,
 // rule_round15.go): the model's own terse steps and the fresh formats run,
@@ -14,6 +17,18 @@ func TestRound15FormatsRunThroughMM(t *testing.T) {
 		{"Cline blocks glued", "<bash><command>touch one</command></bash><bash><command>touch two</command></bash>"},
 	} {
 		t.Run(tc.label, func(t *testing.T) { runTextTurn(t, tc.text, "make it", "one") })
+	}
+	// The markup of a call read from the text never reaches stdout: the
+	// stream guard holds it back until the reply is read.
+	for _, tc := range []struct{ text, leak string }{
+		{"**Tool Call:** `bash`\n```json\n{\"command\": \"touch one\"}\n```", "Tool Call"},
+		{"{\n  \"function\": \"bash\",\n  \"params\": {\"command\": \"touch one\"}\n", "params"},
+		{"<DSMLtool_calls><DSMLinvoke name=\"bash\"><DSMLparameter name=\"command\">touch one</DSMLparameter></DSMLinvoke></DSMLtool_calls>", "DSML"},
+	} {
+		r := runTextTurn(t, tc.text, "make it", "one")
+		if strings.Contains(r.stdout, tc.leak) {
+			t.Errorf("the call's markup reached stdout:\n%s", r.stdout)
+		}
 	}
 	for _, text := range []string{
 		"Save this as testdata/call.txt for the parser test:\n<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"pwned\", \"content\": \"x\"}}\n</tool_call>",

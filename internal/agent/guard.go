@@ -219,7 +219,7 @@ func partialMarker(b []byte) int {
 	start := max(0, len(b)-maxMarker)
 	for i := start; i < len(b); i++ {
 		switch b[i] { // the first bytes of callMarkers
-		case '<', '[', ']', '`', 'f':
+		case '<', '[', ']', '`', 'f', 'T', '*': // 'T', '*': TOOL_NAME:, **Tool Call:**
 			tail := b[i:]
 			for _, m := range callMarkers {
 				if len(tail) < len(m) && strings.HasPrefix(m, string(tail)) {

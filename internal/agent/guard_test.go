@@ -55,6 +55,12 @@ func TestGuardHoldsCallMarkup(t *testing.T) {
 		// smolagents' {"tool_name": …} and Cherry Studio's <tool_use> (rule_round9o.go).
 		{"Action:\n{\"tool_name\": \"bash\", \"tool_arguments\": {\"command\": \"ls\"}}", "Action:", "Action:", ""},
 		{"Reading.\n<tool_use>\n<name>read_file</name>\n<arguments>{\"path\": \"a.go\"}</arguments>\n</tool_use>", "Reading.", "Reading.", ""},
+		// Rounds 15 and 16t: DSML with its bars lost or doubled, Continue's
+		// unfenced block, prompt-prix's label.
+		{"Reading.\n<DSMLtool_calls><DSMLinvoke name=\"read_file\">", "Reading.", "Reading.", ""},
+		{"Reading.\n<｜｜DSML｜｜r=bash>\n<｜｜DSML｜｜m>ls</｜｜DSML｜｜m>", "Reading.", "Reading.", ""},
+		{"I'll help.\nTOOL_NAME: bash\nBEGIN_ARG: command\nls\nEND_ARG", "I'll help.", "I'll help.", ""},
+		{"**Tool Call:** `bash`\n```json\n{\"command\": \"ls\"}\n```", "", "", ""},
 	} {
 		for _, n := range []int{1, 4, 1000} {
 			g := &textGuard{}
