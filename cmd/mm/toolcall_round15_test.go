@@ -18,8 +18,9 @@ func TestRound15FormatsRunThroughMM(t *testing.T) {
 	} {
 		t.Run(tc.label, func(t *testing.T) { runTextTurn(t, tc.text, "make it", "one") })
 	}
-	// The markup of a call read from the text never reaches stdout: the
-	// stream guard holds it back until the reply is read.
+	// The markup of a call read from the text never reaches mm -p's
+	// stdout, only the answer does (the stream guard's own markers are
+	// tested in internal/agent's TestGuardHoldsCallMarkup).
 	for _, tc := range []struct{ text, leak string }{
 		{"**Tool Call:** `bash`\n```json\n{\"command\": \"touch one\"}\n```", "Tool Call"},
 		{"{\n  \"function\": \"bash\",\n  \"params\": {\"command\": \"touch one\"}\n", "params"},

@@ -439,6 +439,9 @@ func clineColonStep(lead string) bool {
 // chain, and a block that does not read (a path outside its tag: "Wrong:
 // <read_file>a.go</read_file>Right: <…>", 15r005) breaks it.
 func clineLabelChain(s string, ts *toolset) ([]candidate, bool) {
+	if !strings.Contains(s, "</") || !strings.Contains(s, ":") {
+		return nil, false
+	}
 	m0 := blank(s, reasoningRegions(s))
 	t := strings.TrimRight(m0, " \t\r\n")
 	ls := strings.LastIndexByte(t, '\n') + 1

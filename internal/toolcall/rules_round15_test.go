@@ -54,6 +54,8 @@ func TestRuleRound15Cline(t *testing.T) {
 	wantText(t, "near miss: a chain broken by a block that does not read", recoverText(t, "Wrong: <read_file>a.ts</read_file>Right: <read_file><path>a.ts</path></read_file>"))
 	wantText(t, "near miss: a sentence to the user after an inline block", recoverText(t, "<read_file><path>a.ts</path></read_file> Paste that into the chat box."))
 	checkCalls(t, "labels glued after blocks", recoverText(t, "First file: <read_file><path>a.ts</path></read_file>Second file: <read_file><path>b.ts</path></read_file>"), call{"read_file", `{"path":"a.ts"}`}, call{"read_file", `{"path":"b.ts"}`})
+	checkCalls(t, "an inline bash block's entities decoded, as for any Cline block",
+		recoverText(t, "First, I'll build it. <bash><command>make &amp;&amp; make test</command></bash> That should show the failures."), call{"bash", `{"command":"make && make test"}`})
 	checkCalls(t, "a sentence glued after the only block", recoverText(t, "<read_file><path>a.ts</path></read_file>Here's what I found."), call{"read_file", `{"path":"a.ts"}`})
 	checkCalls(t, "inline between the model's step and its next", recoverText(t, "First, I'll check the directory. <bash><command>ls .</command></bash> That should give us what we need."), call{"bash", `{"command":"ls ."}`})
 	wantText(t, "near miss: a clause about the block", recoverText(t, "<read_file><path>a.ts</path></read_file> is how Roo reads a file."))

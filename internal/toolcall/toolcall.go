@@ -193,6 +193,9 @@ func recoverReply(in Input) Result {
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if cs, ok := clineLabelChain(in.Content, ts); ok { // rule_round15.go
+			for k := range cs {
+				cs[k] = clineCommandEntities(cs[k], ts) // rule_round12q.go, as for every Cline block
+			}
 			emitBlock(&res, ts, cs, "", truncated)
 		}
 	}
@@ -217,7 +220,7 @@ func recoverReply(in Input) Result {
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if c, text, ok := clineInlineBlock(in.Content, ts); ok { // rule_round15.go
-			emitBlock(&res, ts, []candidate{c}, text, truncated)
+			emitBlock(&res, ts, []candidate{clineCommandEntities(c, ts)}, text, truncated)
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
