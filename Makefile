@@ -40,7 +40,7 @@ fmt-check:
 # make test-deps); the exit code is go test's.
 test: vet fmt-check
 	@$(GO) build -o bin/testsum ./internal/testsum
-	@bin/testsum -go '$(GO)' -count=1 -timeout 8m ./...
+	@bin/testsum -go '$(GO)' -count=1 -parallel 4 -timeout 8m ./...
 
 # What the tests that skip without it need; .ci/run calls the same script.
 test-deps:

@@ -170,6 +170,7 @@ func TestACPStopReasons(t *testing.T) {
 // The watchdog ends the prompt with a JSON-RPC error whose message is the
 // reference's text, and the stored session records it.
 func TestACPWatchdogError(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	srv := llmtest.New(t, llmtest.Turn{Text: "partial answer here", Fault: llmtest.FaultHangMidStream, FaultAfter: 6})
 	cfg := writeConfig(t, dir, "provider: llamacpp\nwatchdogTimeout: 1s\nfirstTokenTimeout: 2s\nsessions:\n  enabled: true\n")

@@ -203,6 +203,7 @@ func TestAskAgentChildrenEndWithMM(t *testing.T) {
 // agent's watchdogTimeout while its command runs; while it reads its
 // prompt, its firstTokenTimeout, when its own watchdog says why.
 func TestAskAgentWatchdog(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	child := llmtest.New(t,
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"sleep 30"}`}}},

@@ -32,6 +32,7 @@ func appendTo(t *testing.T, path, yaml string) {
 // firstTokenTimeout: each report is a sign of life (the child passes
 // them on as _mm/progress), so the ask goes on to the answer.
 func TestAskAgentProgressIsLife(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	// 5 s of reports half a second apart: longer than the 3 s limits
 	// (and the ask's second of grace), a report well within each.
@@ -55,6 +56,7 @@ func TestAskAgentProgressIsLife(t *testing.T) {
 // default), not this agent's watchdogTimeout: a server that takes longer
 // than the latter to start answering is no dead child.
 func TestAskAgentFirstTokenTimeoutApplies(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	child := llmtest.New(t, llmtest.Turn{FirstByteDelay: 3 * time.Second, Text: "Late but here."})
 	parentCfg, _ := askPair(t, dir, child, "", "")
@@ -143,6 +145,7 @@ func TestACPProgressNotification(t *testing.T) {
 // signal: its own watchdog cannot run out) ends the ask once its
 // firstTokenTimeout, and the ask's second of grace, have gone by.
 func TestAskAgentHungChildWhileReading(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	child := llmtest.New(t,

@@ -30,6 +30,7 @@ func waitChats(t *testing.T, srv *llmtest.Server, n int) {
 // prompt, never answers the prompt, and is the next prompt's input once
 // the turn ends; no bracketed-paste switch is written.
 func TestDumbTerminalShowsTypeAhead(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	srv := llmtest.New(t,
 		llmtest.Turn{FirstByteDelay: 2 * time.Second, ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"touch typed"}`}}},

@@ -39,6 +39,7 @@ type killLoopStats struct {
 // partly written temporary file stays behind. MM_KILL_RUNS (default 10) and MM_KILL_MB
 // (default 16) make it the 50-run loop of docs/file-tools.md.
 func TestKillDuringWrite(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	runs, mb := 10, 16
 	if s := os.Getenv("MM_KILL_RUNS"); s != "" {
 		runs, _ = strconv.Atoi(s)

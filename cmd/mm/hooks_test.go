@@ -245,6 +245,7 @@ func hookWaitGone(t *testing.T, pid int) {
 // group and what left it), a notice says so, and the call goes on; one
 // that crashes or prints nonsense is a notice too.
 func TestHooksHangAndCrash(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	hookScript(t, dir, "hang.sh", `sleep 300 &
 echo $! > child.pid
@@ -289,6 +290,7 @@ wait
 // its output open past its timeout: the decision stands, and the child is
 // killed. (Its timeout is under the second mm gives the pipes to close.)
 func TestHooksChildHoldsOutput(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	hookScript(t, dir, "deny.sh", `sleep 300 &
 echo $! > child.pid
@@ -773,6 +775,7 @@ func TestHooksSessionID(t *testing.T) {
 // A hook that exits but leaves a process behind (in its group, or out of
 // it holding its output open) does not leave it running.
 func TestHooksLeftBehind(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	cfg := hooksConfig(t, dir, "  preTool:\n    - command: 'sleep 303 & echo $! > group.pid; setsid sleep 302 & echo $! > left.pid'\n")
 	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})
@@ -855,6 +858,7 @@ func TestHooksTrustQuestion(t *testing.T) {
 // out of its group holding its output open does not leave it running
 // either: the sweep is not only for a hook that exited 0.
 func TestHooksLeftBehindByADenial(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	cfg := hooksConfig(t, dir, "  preTool:\n    - command: 'setsid sleep 305 & echo $! > left.pid; echo no >&2; exit 2'\n")
 	srv := llmtest.New(t, bashCall("touch RAN"), llmtest.Turn{Text: "ok"})

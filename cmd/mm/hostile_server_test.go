@@ -72,6 +72,7 @@ func serverEnv(srv *llmtest.Server) []string {
 // watchdog's bounds, and the huge ones without mm's memory following the
 // server's bytes.
 func TestHostileServer(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	fast := "provider: llamacpp\nwatchdogTimeout: 300ms\nfirstTokenTimeout: 600ms\n"
 	words := strings.Repeat("word ", 50)
 	cases := []struct {
@@ -121,6 +122,7 @@ func TestHostileServer(t *testing.T) {
 // An answer just under the cap streams whole, and mm's memory stays a
 // small multiple of it.
 func TestLargeAnswerUnderTheCap(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	piece := strings.Repeat("y", 999) + " "
 	text := strings.Repeat(piece, 7<<10) // 7 MiB, under the 8 MiB cap of max_tokens 4096

@@ -60,6 +60,7 @@ func (w *screen) expect(want string) {
 // row under the unfinished answer line), and a turn that ends, or is
 // stopped with Esc, leaves it at the next prompt, editable.
 func TestLineTypeAheadStaysUntilSent(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	srv := llmtest.New(t,
 		llmtest.Turn{Text: "a b c d e f g", ChunkDelay: 200 * time.Millisecond},
 		llmtest.Turn{Text: "first reply"},
@@ -101,6 +102,7 @@ func TestLineTypeAheadStaysUntilSent(t *testing.T) {
 // type-ahead is pending, is more type-ahead; the text is the next
 // question.
 func TestLineTypeAheadSurvivesPermissionPrompt(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	srv := llmtest.New(t,
 		llmtest.Turn{FirstByteDelay: time.Second, ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"touch ran"}`}}},

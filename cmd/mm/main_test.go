@@ -276,6 +276,7 @@ func TestYoloFalseRefuses(t *testing.T) {
 
 // Every fault ends with its message and exit code, never a panic.
 func TestFaults(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	fast := "watchdogTimeout: 1s\nfirstTokenTimeout: 2s\n"
 	cases := []struct {
 		name   string
@@ -329,6 +330,7 @@ func TestFaults(t *testing.T) {
 // (keep-alives do not: see hostile_server_test.go); the time a tool runs
 // does not count.
 func TestWatchdogLife(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "provider: llamacpp\nwatchdogTimeout: 1s\nfirstTokenTimeout: 1s\nbashTimeout: 10s\n")
 	srv := llmtest.New(t,

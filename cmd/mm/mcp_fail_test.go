@@ -135,6 +135,7 @@ func mcpWaitHang(t *testing.T, file string, n int) {
 // A server that never answers a call: the call fails after mcp.timeout
 // and the turn goes on.
 func TestMCPServerHangsTimeout(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "mcp:\n  timeout: 1s\n  servers:\n"+mcpTinyServer(t, "tiny", dir, ""))
 	srv := llmtest.New(t,

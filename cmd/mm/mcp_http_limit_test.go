@@ -17,6 +17,7 @@ import (
 // keep it (the SDK read any size into memory), the model reads that it
 // was over the limit, and the session goes on.
 func TestMCPStreamableHTTPHugeResult(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	for _, json := range []bool{true, false} {
 		t.Run(map[bool]string{true: "json", false: "sse"}[json], func(t *testing.T) { httpHugeResult(t, json) })
 	}

@@ -270,6 +270,7 @@ func TestMCPStreamableHTTPNotThereAtStart(t *testing.T) {
 // A call that an HTTP server never answers fails after mcp.timeout, is
 // not sent again (it reached the server), and the session goes on.
 func TestMCPStreamableHTTPTimeout(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	web := startHTTPMCP(t, false)
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "mcp:\n  timeout: 1s\n  servers:\n    - name: web\n      url: "+web.url()+"\n")

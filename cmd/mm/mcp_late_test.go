@@ -13,6 +13,7 @@ import (
 // banner; once ready, its tools are declared from the next prompt on, and
 // the declarations change that one time only.
 func TestMCPLateServerToolsComeOnce(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	gate := filepath.Join(dir, "go")
 	cfg := writeConfig(t, dir, "mcp:\n  servers:\n"+mcpTinyServer(t, "tiny", dir, "      env: {WAIT_FOR: "+mcpQuote(gate)+"}\n"))

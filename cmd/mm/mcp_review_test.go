@@ -70,6 +70,7 @@ func TestMCPAskRefusedInOneShotSaysWhy(t *testing.T) {
 // A server still starting when -p ends is stopped by mm: that is not a
 // failed start, and mm does not report it as one on its way out.
 func TestMCPLateServerStoppedAtExitIsNoFailure(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	gate := filepath.Join(dir, "never")
 	cfg := writeConfig(t, dir, "mcp:\n  servers:\n"+mcpTinyServer(t, "tiny", dir, "      env: {WAIT_FOR: "+mcpQuote(gate)+"}\n"))

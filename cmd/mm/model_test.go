@@ -114,6 +114,7 @@ func TestModelNotServedWarning(t *testing.T) {
 // g10_chat_while_loading capture), to the probe too: mm waits and asks
 // again, and says why it waits.
 func TestServerLoadingModel(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	srv := llmtest.NewWith(t, llmtest.Options{Loading: 3}, llmtest.Turn{Text: "loaded and answering"})
 	r := mm(t, t.TempDir(), srv, nil, "", "-p", "hi")
 	if r.code != 0 || r.stdout != "loaded and answering\n" {
@@ -129,6 +130,7 @@ func TestServerLoadingModel(t *testing.T) {
 
 // The wait is bounded by firstTokenTimeout, and worded as such.
 func TestServerLoadingTooLong(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "provider: llamacpp\nwatchdogTimeout: 1s\nfirstTokenTimeout: 2s\n")
 	srv := llmtest.NewWith(t, llmtest.Options{Loading: 1 << 20})

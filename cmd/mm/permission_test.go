@@ -86,6 +86,7 @@ func TestPermissionPromptShowsEveryLine(t *testing.T) {
 // Typing that started before the prompt appeared never answers it: "show
 // me the diff" must not allow bash for the session.
 func TestPermissionTypeAheadNeverAnswers(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	dir := t.TempDir()
 	srv := llmtest.New(t,
 		llmtest.Turn{FirstByteDelay: time.Second, ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"touch typed"}`}}},

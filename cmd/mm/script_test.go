@@ -309,6 +309,7 @@ func TestScriptUsageErrors(t *testing.T) {
 // mm -p with a pipe that stays open says, on stderr, that it waits for
 // stdin and how not to; once the pipe closes it goes on with the text.
 func TestScriptSaysItWaitsForStdin(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	srv := llmtest.New(t, llmtest.Turn{Text: "ok"})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -141,6 +141,7 @@ func TestFetchEmptyPageMessage(t *testing.T) {
 // no VCS information in a linked worktree, and the machine's go env may
 // turn stamping off, which GOFLAGS in the environment overrides.
 func TestVersionOfPlainGoBuild(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
@@ -180,7 +181,7 @@ func TestVersionOfPlainGoBuild(t *testing.T) {
 	run(gitEnv, "git", "commit", "-q", "--no-verify", "--no-gpg-sign", "-m", "snapshot")
 	rev := strings.TrimSpace(run(gitEnv, "git", "rev-parse", "HEAD"))
 
-	goEnv := append(cleanEnv(), "GOFLAGS=-buildvcs=true")
+	goEnv := append(cleanEnv(), "GOFLAGS=-buildvcs=true -trimpath")
 	bin := filepath.Join(t.TempDir(), "mm")
 	version := func() string {
 		t.Helper()
@@ -190,20 +191,20 @@ func TestVersionOfPlainGoBuild(t *testing.T) {
 		}
 		return string(out)
 	}
-	run(goEnv, "go", "build", "-o", bin, "./cmd/mm")
+	run(goEnv, "go", "build", "-ldflags", "-s -w", "-o", bin, "./cmd/mm")
 	want := "mm v0.0.0-20261201100000-" + rev[:12] + " (rev " + rev[:7] + ", 2026-12-01)\n"
 	if got := version(); got != want {
 		t.Errorf("clean checkout: got %q, want %q", got, want)
 	}
 	// An uncommitted change is said.
 	os.WriteFile(filepath.Join(src, "README.md"), []byte("changed\n"), 0o644)
-	run(goEnv, "go", "build", "-o", bin, "./cmd/mm")
+	run(goEnv, "go", "build", "-ldflags", "-s -w", "-o", bin, "./cmd/mm")
 	want = "mm v0.0.0-20261201100000-" + rev[:12] + "+dirty (rev " + rev[:7] + ", 2026-12-01, modified)\n"
 	if got := version(); got != want {
 		t.Errorf("modified checkout: got %q, want %q", got, want)
 	}
 	// The Makefile's version wins.
-	run(goEnv, "go", "build", "-ldflags", "-X mm/internal/version.Version=v9.8.7", "-o", bin, "./cmd/mm")
+	run(goEnv, "go", "build", "-ldflags", "-s -w -X mm/internal/version.Version=v9.8.7", "-o", bin, "./cmd/mm")
 	if got := version(); got != "mm v9.8.7\n" {
 		t.Errorf("with -X: got %q", got)
 	}

@@ -64,6 +64,7 @@ func TestJSONStrayArgumentHasAResult(t *testing.T) {
 // A server loading its model is one notice in the JSON stream, not a
 // progress event per retry with nothing in it.
 func TestJSONLoadingServer(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	srv := llmtest.NewWith(t, llmtest.Options{Loading: 3}, llmtest.Turn{Text: "loaded"})
 	r := mm(t, t.TempDir(), srv, nil, "", "-p", "hi", "--json")
 	notices := 0

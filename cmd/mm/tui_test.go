@@ -129,14 +129,7 @@ func (s *tuiSession) wait(want string) {
 
 func (s *tuiSession) waitFor(what string, ok func(string) bool) {
 	s.t.Helper()
-	s.waitForWithin(what, ok, 30*time.Second)
-}
-
-// waitForWithin is waitFor with its own deadline, for a step that is slow
-// by nature (a 300-line paste read key by key on a loaded machine).
-func (s *tuiSession) waitForWithin(what string, ok func(string) bool, d time.Duration) {
-	s.t.Helper()
-	deadline := time.Now().Add(d)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if ok(s.screen()) {
 			return
@@ -749,6 +742,7 @@ func TestTUIHugeLine(t *testing.T) {
 // the highlighted option, the answers the model reads; Esc declines a
 // whole form.
 func TestTUIAskUser(t *testing.T) {
+	t.Parallel() // it mostly waits on a timeout: beside the others
 	srv := llmtest.New(t,
 		call("ask_user", fourQuestions), llmtest.Turn{Text: "Thanks, noted."},
 		call("ask_user", fourQuestions), llmtest.Turn{Text: "Declined, fine."},

@@ -40,3 +40,15 @@ func BenchmarkStreamToken(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkPaste300Lines is a 300-line paste (40 KB) into the empty box,
+// then one frame: 20 s before the box's cache was sized (model.go).
+func BenchmarkPaste300Lines(b *testing.B) {
+	text := pastedLines(300)
+	for b.Loop() {
+		m := testModel(b)
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		m.Update(tea.PasteMsg{Content: text})
+		_ = m.View()
+	}
+}

@@ -160,6 +160,11 @@ func newModel(ctx context.Context, eng *engine.Engine) *model {
 	m.ta.Prompt = "› "
 	m.ta.ShowLineNumbers = false
 	m.ta.Placeholder = ""
+	// No height limit of the widget's own: resize caps the box at a third
+	// of the window. The widget's default (99 rows) also sizes its cache of
+	// wrapped lines, and a paste of more lines than that thrashed it: each
+	// cursor step wrapped every line above again (20 s for 300 lines).
+	m.ta.MaxHeight = 0
 	m.ta.SetHeight(1)
 	m.ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
 	// The box in the terminal's own colours: the default styles paint the
@@ -489,7 +494,6 @@ func (m *model) zone() string {
 // resize gives the viewport what the header, the status line and the
 // zone leave.
 func (m *model) resize() {
-	follow := m.vp.AtBottom()
 	m.ta.SetWidth(m.w)
 	// The box grows with its lines, up to a third of the window.
 	h := min(max(1, m.ta.LineCount()), max(1, m.h/3))
@@ -503,11 +507,23 @@ func (m *model) resize() {
 		// height: CursorDown moves the view).
 		row, col := m.ta.Line(), m.ta.Column()
 		m.ta.MoveToBegin()
-		for guard := m.ta.Length() + 1; m.ta.Line() < row && guard > 0; guard-- {
-			m.ta.CursorDown()
+		if row == m.ta.LineCount()-1 {
+			// The usual case, a paste at the end: one jump, where stepping
+			// down costs a wrap of every line above the cursor per step.
+			m.ta.MoveToEnd()
+		} else {
+			for guard := m.ta.Length() + 1; m.ta.Line() < row && guard > 0; guard-- {
+				m.ta.CursorDown()
+			}
 		}
 		m.ta.SetCursorColumn(col)
 	}
+	m.resizeView()
+}
+
+// resizeView gives the conversation what the zone leaves.
+func (m *model) resizeView() {
+	follow := m.vp.AtBottom()
 	zoneH := lipgloss.Height(m.zone())
 	m.vp.SetHeight(max(1, m.h-2-zoneH))
 	if follow {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,5 +77,44 @@ func TestScroller(t *testing.T) {
 	s.SetLines([]string{"a"})
 	if s.View() != "a\n\n" {
 		t.Errorf("padded: %q", s.View())
+	}
+}
+
+func pastedLines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "pasted line %03d %s\n", i, strings.Repeat("x", i%7*40))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// A paste of more lines than the box shows leaves the box on its last
+// rows, the cursor at the end; one in the middle of the box's text leaves
+// the cursor where the paste ended. The first took 20 s for these 300
+// lines (BenchmarkPaste300Lines): the widget's cache of wrapped lines
+// held 99.
+func TestPasteShowsTheCursorRows(t *testing.T) {
+	m := testModel(t)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(tea.PasteMsg{Content: pastedLines(300)})
+	if m.ta.Height() != 8 || m.ta.Line() != 299 || m.ta.LineCount() != 300 {
+		t.Fatalf("box height %d, cursor line %d of %d", m.ta.Height(), m.ta.Line(), m.ta.LineCount())
+	}
+	box := m.ta.View()
+	if !strings.Contains(box, "pasted line 300") || strings.Contains(box, "pasted line 290") {
+		t.Errorf("the box shows:\n%s", box)
+	}
+
+	m = testModel(t)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(tea.PasteMsg{Content: "top\nbottom"})
+	m.ta.MoveToBegin()
+	m.ta.CursorEnd()
+	m.Update(tea.PasteMsg{Content: "\nmid 1\nmid 2\nmid 3\nmid 4"})
+	if m.ta.Line() != 4 || m.ta.LineCount() != 6 {
+		t.Fatalf("cursor line %d of %d", m.ta.Line(), m.ta.LineCount())
+	}
+	if box := m.ta.View(); !strings.HasPrefix(box, "› top ") || !strings.Contains(box, "› mid 4") || !strings.Contains(box, "› bottom") {
+		t.Errorf("the box shows:\n%s", box)
 	}
 }
