@@ -176,6 +176,14 @@ func (r *REPL) interactive(ctx context.Context) int {
 			io.WriteString(r.opts.Out, pasteOff)
 		}
 	}
+	// The terminal stays in the keys' mode between lines and turns, not
+	// only during a turn (readline puts its own raw mode over it): in the
+	// terminal's line mode a Ctrl-D typed as a turn ends is the line
+	// discipline's end of file, which ended the read of the terminal for
+	// good, and mm, deaf, never quit.
+	if restore, err := keysMode(r.fd); err == nil {
+		defer restore()
+	}
 	go func() {
 		terms := 0 // SIGTERMs received during the turn
 		for s := range sigs {
