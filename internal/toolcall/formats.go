@@ -726,7 +726,7 @@ loop:
 	if swallowed {
 		k := echoName(ownKey)
 		c.fail, c.msg = failSyntax, "the "+k+" parameter is closed by </"+k+">, not </parameter>, so the parameters after it cannot be told from its value"
-	} else if cutShellCommand(sc.ts, name, pairs) {
+	} else if cutShellCommand(sc.ts, name, pairs) || cutWrappedValue(s, j, pairs) { // rule_round17.go
 		// A command cut inside an open quote (Qwen3-Coder's and
 		// MiniMax's <parameter> as GLM's <arg_value>).
 		c.fail = failEOF
@@ -736,6 +736,7 @@ loop:
 		c.args = body
 	case len(args) > 0:
 		c.args, c.xml = args, true
+		c = xmlCommandEscaped(c, sc.ts) // rule_round17.go
 	case closed && strings.TrimSpace(bodyText.String()) != "" && !strings.HasPrefix(strings.TrimSpace(bodyText.String()), "<"):
 		// <function=bash>ls</function>: a raw body, taken only when the
 		// call closes (an open one may be anything up to the end).

@@ -385,6 +385,9 @@ type kv struct {
 	// cut: the value has no closer and runs to the end of the text
 	// (cutShellCommand: rule_round12l.go).
 	cut bool
+	// open: the value has no closer and ends at the next tag
+	// (cutWrappedValue: rule_round17.go).
+	open bool
 }
 
 // readParam reads one <parameter=…> (or <parameter name="…">) at s[p].
@@ -446,7 +449,7 @@ func readParam(s string, p int) (kv, int, bool) {
 		raw = messageEndValue(cutPartialCloser(raw), ve == len(s))
 	}
 	val := xmlValue(raw)
-	out := kv{k: key, v: val, json: isJSON, ownCloser: !closed && ownNameCloser(key, raw), cut: !closed && ve == len(s)}
+	out := kv{k: key, v: val, json: isJSON, ownCloser: !closed && ownNameCloser(key, raw), cut: !closed && ve == len(s), open: !closed && ve < len(s)}
 	if xmlNullValue(dsml, val) { // rule_round7c.go
 		out.v = nil
 	}

@@ -277,34 +277,28 @@ func nameKVLine(content string, ts *toolset) (Rejection, bool) {
 // asks the model to write, so it is corrected, never run: the tools list
 // when the name is no tool, a request to send it as a call otherwise.
 func openAIElementText(content string, ts *toolset) (Rejection, bool) {
-	if !strings.HasSuffix(strings.TrimRight(content, " \t\r\n"), "}") || !strings.Contains(content, "function") {
+	if e := strings.TrimRight(content, " \t\r\n"); !(strings.HasSuffix(e, "}") || strings.HasSuffix(e, "]")) || !strings.Contains(content, "function") {
 		return Rejection{}, false
 	}
 	t := endParagraph(content)
-	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
+	if !(strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") || strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]")) {
 		return Rejection{}, false
 	}
 	r := readValue(t, 0, true)
 	if r.fail != failNone || strings.TrimSpace(t[r.end:]) != "" {
 		return Rejection{}, false
 	}
-	m, ok := r.v.(map[string]any)
-	if !ok || m["type"] != "function" || len(m) > 3 {
+	f := openAIElements(r.v) // rule_round17.go
+	if f == nil {
 		return Rejection{}, false
 	}
-	if _, ok := m["id"]; len(m) == 3 && !ok {
-		return Rejection{}, false
-	}
-	f, ok := m["function"].(map[string]any)
-	if !ok || len(f) != 2 {
-		return Rejection{}, false
-	}
-	n, ok := f["name"].(string)
-	if _, has := f["arguments"]; !ok || !has {
-		return Rejection{}, false
-	}
+	n := f["name"].(string)
 	if tool := ts.resolve(n); tool != "" {
-		return Rejection{Name: n, Reason: "you wrote the " + tool + " call as text in the tool_calls wire format; nothing was run — send it as a tool call"}, true
+		reason := "you wrote the " + tool + " call as text in the tool_calls wire format; nothing was run — send it as a tool call"
+		if miss := missingRequired(ts, tool, f["arguments"]); miss != "" {
+			reason += " (" + tool + " needs the argument " + miss + ")"
+		}
+		return Rejection{Name: n, Reason: reason}, true
 	}
 	return Rejection{Name: n, Reason: "there is no tool named " + echoName(n) + "; the tools are: " + ts.list()}, true
 }

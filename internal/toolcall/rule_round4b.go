@@ -204,8 +204,10 @@ func glmBareName(content string, ts *toolset) (candidate, bool) {
 // blockOpeners are DeepSeek's call-block openers (llama.cpp's R1 parser,
 // DeepSeek-V4's DSML encoding README), the DSML one also with its '>' lost,
 // and Mistral's [TOOL_CALLS] (its templates write it only before calls;
-// jundot/omlx#2291: generation stopped right after the token, round 5c).
-var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜tool_calls", "<|DSML|tool_calls>", "<|DSML|tool_calls", "[TOOL_CALLS]"}
+// jundot/omlx#2291: generation stopped right after the token, round 5c),
+// and Hermes' and Qwen3's <tool_call> (the stream of lmdeploy's Qwen3
+// reasoning test ends on it, round 17p: rule "lone_tool_call_opener").
+var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜tool_calls", "<|DSML|tool_calls>", "<|DSML|tool_calls", "[TOOL_CALLS]", "<tool_call>"}
 
 // openerWithoutCall is rule "opener_without_call": a reply that ends with a
 // DeepSeek call-block opener and nothing after it but '<' characters
@@ -222,6 +224,11 @@ func openerWithoutCall(content string) bool {
 		// ("Mistral models start their calls with [TOOL_CALLS]",
 		// rule_redteam5).
 		if strings.HasSuffix(t, o) && openerAfterContent(t[:len(t)-len(o)]) && !tokenNamed(t[:len(t)-len(o)]) {
+			if before := t[:len(t)-len(o)]; o == "<tool_call>" && (formatTalkRe().MatchString(sentenceBefore(before, 0, len(before))) || examplesLabel(before)) {
+				// "Use this format:" before a lone <tool_call>: an
+				// explanation cut off, not a call begun.
+				continue
+			}
 			return true
 		}
 	}

@@ -62,7 +62,10 @@ func TestRuleCutShellCommand(t *testing.T) {
 	// The same in the XML forms' <parameter> (Qwen3-Coder, MiniMax).
 	checkRejected(t, "Qwen3-Coder, open quote", recoverText(t, "<tool_call>\n<function=bash>\n<parameter=command>\ngrep -rn \"foo src/"), true, "")
 	checkRejected(t, "MiniMax invoke, open quote", recoverText(t, "<invoke name=\"bash\">\n<parameter name=\"command\">rm -rf \"build"), true, "")
-	checkCalls(t, "near miss: Qwen3-Coder, quotes closed", recoverText(t, "<tool_call>\n<function=bash>\n<parameter=command>\ngrep -rn foo src/"), call{"bash", `{"command":"grep -rn foo src/"}`})
+	checkCalls(t, "near miss: Qwen3-Coder, quotes closed", recoverText(t, "<function=bash>\n<parameter=command>\ngrep -rn foo src/"), call{"bash", `{"command":"grep -rn foo src/"}`})
+	// Inside its wrapper, no closer at all is a cut (cut_wrapped_value,
+	// round 17p), quotes closed or not.
+	checkRejected(t, "Qwen3-Coder in its wrapper, no closer", recoverText(t, "<tool_call>\n<function=bash>\n<parameter=command>\ngrep -rn foo src/"), true, "")
 	checkCalls(t, "near miss: Qwen3-Coder, a closed value with an open quote", recoverText(t, "<tool_call>\n<function=bash>\n<parameter=command>\necho 'a b\n</parameter>\n</function>\n</tool_call>"), call{"bash", `{"command":"echo 'a b"}`})
 }
 

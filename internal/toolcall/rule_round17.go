@@ -1,0 +1,132 @@
+package toolcall
+
+import "strings"
+
+// cutWrappedValue is rule "cut_wrapped_value" (round 17p): a call inside
+// its wrapper (<tool_call>, DSML's function_calls) whose last parameter has
+// no closer and runs to the end of the text, while every parameter before
+// it closed, was cut by the stream: lmdeploy's Qwen3.5 and DeepSeek-V3.2
+// parser tests stop inside <parameter=url>… and string="true">rm -rf build,
+// and their parsers hold such a value as partial, never as the argument. A
+// server's stop string eats the last closer only (</tool_call>), never the
+// parameter's and the function's with it. A model that writes no closers
+// at all (Continue's Qwen3-Coder replies: no wrapper, every value open up
+// to the next tag) is read as before ("value at the end of the message").
+func cutWrappedValue(s string, j int, pairs []kv) bool {
+	if len(pairs) == 0 || !pairs[len(pairs)-1].cut || !wrapperBefore(s[:j]) {
+		return false
+	}
+	for _, p := range pairs[:len(pairs)-1] {
+		if p.open {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapperBefore reports whether before ends with a call wrapper's opener:
+// <tool_call>, <minimax:tool_call>, <｜DSML｜function_calls>.
+func wrapperBefore(before string) bool {
+	t := strings.TrimRight(before, " \t\r\n")
+	if !strings.HasSuffix(t, ">") {
+		return false
+	}
+	k := strings.LastIndexByte(t, '<')
+	if k < 0 {
+		return false
+	}
+	tag := strings.ToLower(t[k:])
+	return !strings.HasPrefix(tag, "</") && (strings.HasSuffix(tag, "tool_call>") || strings.HasSuffix(tag, "function_calls>"))
+}
+
+// xmlCommandEscaped is rule "xml_command_escaped" (round 17p): a bash
+// command in a <parameter> written as escaped XML throughout (MiMo's
+// Qwen3-Coder-style calls: printf &quot;a&amp;b&quot;, which lmdeploy's
+// MiMo parser unescapes) is decoded, as the XML tool format's commands are
+// (cline_command_entities): a shell never means &quot;. Only when the
+// value is escaped XML throughout (genericEntities: no raw '<', no '&'
+// outside an entity), and only the command: file content keeps its
+// entities.
+func xmlCommandEscaped(c candidate, ts *toolset) candidate {
+	if ts.resolve(c.name) != "bash" {
+		return c
+	}
+	args, ok := c.args.(map[string]any)
+	if !ok {
+		return c
+	}
+	cmd, ok := args["command"].(string)
+	if !ok {
+		return c
+	}
+	if d := genericEntities(cmd); d != cmd {
+		args["command"] = d
+		c.notes = append(c.notes, "xml_command_escaped")
+	}
+	return c
+}
+
+// openAIElements is openAIElementText's reading of the reply's JSON as
+// OpenAI tool_calls elements (rule "openai_element_text"): one element, or
+// (round 17p, koboldcpp's forced tool call printed as text,
+// LostRuins/koboldcpp#1988) the whole array of them. It returns the first
+// element's function object; nil when any element is not that shape.
+func openAIElements(v any) map[string]any {
+	list, isList := v.([]any)
+	if !isList {
+		list = []any{v}
+	}
+	var first map[string]any
+	for _, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok || m["type"] != "function" {
+			return nil
+		}
+		for k := range m {
+			if k != "type" && k != "function" && k != "id" && (k != "index" || !isList) {
+				return nil
+			}
+		}
+		f, ok := m["function"].(map[string]any)
+		if !ok || len(f) != 2 {
+			return nil
+		}
+		if _, ok := f["name"].(string); !ok {
+			return nil
+		}
+		if _, ok := f["arguments"]; !ok {
+			return nil
+		}
+		if first == nil {
+			first = f
+		}
+	}
+	return first
+}
+
+// missingRequired names the first required argument of tool that args
+// (an object, or JSON text of one) lacks; "" when none is missing or the
+// arguments cannot be read.
+func missingRequired(ts *toolset, tool string, args any) string {
+	if s, ok := args.(string); ok {
+		d, ok := decodeText(s)
+		if !ok {
+			return ""
+		}
+		args = d
+	}
+	m, ok := args.(map[string]any)
+	if !ok {
+		return ""
+	}
+	o := ts.schema(tool)
+	if o == nil {
+		return ""
+	}
+	for _, r := range o.required {
+		if v, ok := m[r]; !ok || v == nil || v == "" {
+			return r
+		}
+	}
+	return ""
+}

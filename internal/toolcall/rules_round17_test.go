@@ -1,0 +1,34 @@
+package toolcall
+
+import "testing"
+
+// Round 17p's rules, each with the near misses that must stay as they were.
+func TestRuleRound17p(t *testing.T) {
+	// cut_wrapped_value: a call in its wrapper whose last value runs to the
+	// end with no closer was cut; without the wrapper, a model that writes
+	// no closers is read as before; a closed earlier value and an open last
+	// one inside DSML is cut too.
+	checkRejected(t, "Qwen3-Coder cut in its wrapper", recoverText(t, "<tool_call><function=fetch_content><parameter=url>https://wttr.in/San Francisco, CA"), true, "")
+	checkRejected(t, "DSML cut", recoverText(t, "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"bash\"><｜DSML｜parameter name=\"command\" string=\"true\">rm -rf build"), true, "")
+	checkCalls(t, "near miss: no wrapper, no closers anywhere", recoverText(t, "<function=write_file>\n<parameter=path> a.txt\n<parameter=content> hello"), call{"write_file", `{"content":"hello","path":"a.txt"}`})
+	checkCalls(t, "near miss: the wrapper's closer eaten", recoverText(t, "<tool_call>\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>"), call{"bash", `{"command":"ls"}`})
+
+	// xml_command_escaped: a command escaped throughout is decoded; one
+	// with a raw & besides, and file content, keep their entities.
+	checkCalls(t, "escaped command", recoverText(t, "<tool_call><function=bash><parameter=command>printf &quot;a&amp;b&quot;</parameter></function></tool_call>"), call{"bash", `{"command":"printf \"a&b\""}`})
+	checkCalls(t, "near miss: a raw & besides", recoverText(t, "<tool_call><function=bash><parameter=command>sed 's/&/&amp;/g' f.html</parameter></function></tool_call>"), call{"bash", `{"command":"sed 's/&/&amp;/g' f.html"}`})
+	checkCalls(t, "near miss: file content", recoverText(t, "<tool_call><function=write_file><parameter=path>a.html</parameter><parameter=content>Tom &amp; Jerry</parameter></function></tool_call>"), call{"write_file", `{"content":"Tom &amp; Jerry","path":"a.html"}`})
+
+	// openai_element_text over an array: corrected, naming a missing
+	// argument; the same array in prose stays text.
+	checkRejected(t, "array, arguments empty", recoverText(t, `[{"id": "call_001", "type": "function", "function": {"name": "bash", "arguments": {}}}]`), false, "needs the argument command")
+	checkRejected(t, "array, arguments given", recoverText(t, `[{"id": "call_001", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]`), false, "wire format")
+	wantText(t, "in prose", recoverText(t, `The API returns [{"id": "call_001", "type": "function", "function": {"name": "bash", "arguments": {}}}] for it.`))
+	wantText(t, "an extra key", recoverText(t, `[{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": {}}, "status": "done"}]`))
+
+	// lone_tool_call_opener: a reply ending on a lone <tool_call> began a
+	// call; after a format label or inside a sentence it is prose.
+	checkRejected(t, "lone opener", recoverText(t, "Let me check the file.\n\n<tool_call> "), false, "no tool name")
+	wantText(t, "near miss: format label", recoverText(t, "Use this format:\n\n<tool_call>"))
+	wantText(t, "near miss: in a sentence", recoverText(t, "Wrap each call in <tool_call>"))
+}
