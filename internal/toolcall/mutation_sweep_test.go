@@ -110,7 +110,10 @@ var leakedTurnStarts = []string{
 // open: an object (rule "closed_by_call_closer", lenient.go), a <content>
 // element without its own closer (generic_markup's genericElement). With
 // the closer eaten as well, the call is cut, and is rightly corrected.
-var closerEndsValue = map[string]bool{"gemma-13h022": true, "write_file-13n125": true}
+var closerEndsValue = map[string]bool{"gemma-13h022": true, "write_file-13n125": true,
+	// The object's braces never close: only </tool_call> says the call
+	// ended (round 17h).
+	"hermes-17h009": true}
 
 var nextTurn = []string{
 	"<|im_end|>\n<|im_start|>user\n<tool_response>\n{\"output\": \"ok\"}\n</tool_response><|im_end|>\n<|im_start|>assistant\nDone.",

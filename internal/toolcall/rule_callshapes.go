@@ -165,23 +165,31 @@ func langChainShape(m map[string]any) bool {
 // test_json_tool_parser.py) and LocalAI's (pkg/functions/parse_test.go)
 // read a reply that is nothing but {"function": NAME, "arguments": {…}} as
 // a call of NAME. Only the whole reply is read, only those two keys, only a
-// declared tool and an object of arguments ("arguments", or MemGPT's
-// "params"): the same object in prose, or
+// declared tool and an object of arguments ("arguments", MemGPT's
+// "params", or as below): the same object in prose, or
 // beside other text, stays data, as round 3a decided (functionKeyCall).
 func functionKeyReply(s string, q, end int, v any, ts *toolset) (any, bool) {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) != 2 || strings.TrimSpace(s[:q]) != "" || strings.TrimSpace(s[end:]) != "" {
 		return v, false
 	}
-	name, _ := m["function"].(string)
-	args, isObj := m["arguments"].(map[string]any)
-	if !isObj {
-		// MemGPT/letta's {"function": NAME, "params": {…}} (cpacker/MemGPT
-		// tests/test_json_parsers.py, round 16t).
-		args, isObj = m["params"].(map[string]any)
+	// MemGPT/letta's {"function": NAME, "params": {…}} (cpacker/MemGPT
+	// tests/test_json_parsers.py, round 16t); tunacode's tool parser
+	// (alchemiststudiosDOTai/tunacode, round 17h) reads {"function": NAME,
+	// "parameters": {…}} and {"tool": NAME, "args": {…}} the same way.
+	for _, sh := range []struct {
+		name string
+		args []string
+	}{{"function", []string{"arguments", "params", "parameters", "args"}}, {"tool", []string{"args", "arguments", "parameters"}}} {
+		name, _ := m[sh.name].(string)
+		if name == "" || ts.resolve(name) == "" {
+			continue
+		}
+		for _, ak := range sh.args {
+			if args, isObj := m[ak].(map[string]any); isObj {
+				return map[string]any{"name": name, "arguments": args}, true
+			}
+		}
 	}
-	if name == "" || !isObj || ts.resolve(name) == "" {
-		return v, false
-	}
-	return map[string]any{"name": name, "arguments": args}, true
+	return v, false
 }

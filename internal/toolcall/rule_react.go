@@ -80,7 +80,11 @@ func reactAction(content string, ts *toolset) (Rejection, bool) {
 	if action == "" {
 		return Rejection{}, false
 	}
-	return reactRejection(action, ts), true
+	rej := reactRejection(action, ts)
+	if name := ts.resolve(action); name != "" {
+		rej.Reason += reactInputLacks(strings.TrimSpace(value+"\n"+rest), name, ts) // rule_round17.go
+	}
+	return rej, true
 }
 
 // reactRejection is the correction for a ReAct step naming action.

@@ -130,3 +130,70 @@ func missingRequired(ts *toolset, tool string, args any) string {
 	}
 	return ""
 }
+
+// mergeFragmentCalls is rule "merge_fragment_calls" (round 17h): a client
+// or proxy that gathered a streamed call badly hands on its deltas as
+// separate tool_calls entries. OpenAI's streaming says a delta without an
+// id or a name continues the call before it (spring-projects/spring-ai
+// #5806: one call as four entries, the first named, the rest holding
+// pieces of its arguments), and vLLM repeats the id and name on every
+// delta of one call (spring-ai's mergeVllmToolCallsWithIdInEveryChunk
+// test). The pieces are joined back when the call before them is not yet
+// whole: its arguments empty or JSON that does not close. A second call
+// with the same id and complete arguments of its own stays a second call.
+func mergeFragmentCalls(calls []RawCall) []RawCall {
+	if len(calls) < 2 {
+		return calls
+	}
+	var out []RawCall
+	for _, rc := range calls {
+		if n := len(out); n > 0 && !argumentsWhole(out[n-1].Arguments) {
+			prev := &out[n-1]
+			anonymous := rc.ID == "" && rc.Name == ""
+			repeated := rc.ID != "" && rc.ID == prev.ID && (rc.Name == "" || rc.Name == prev.Name)
+			if anonymous || repeated {
+				prev.Arguments += rc.Arguments
+				continue
+			}
+		}
+		out = append(out, rc)
+	}
+	return out
+}
+
+// argumentsWhole: the arguments text is a complete JSON value.
+func argumentsWhole(a string) bool {
+	t := strings.TrimSpace(a)
+	if t == "" {
+		return false
+	}
+	_, ok := decodeStrict(t)
+	return ok
+}
+
+// reactInputLacks names the required argument a ReAct step's Action Input
+// does not give (round 17h, run-llama/llama_index#12699: the tool's own
+// schema echoed as the input, {'type': 'object', 'properties':
+// AttributedDict()}), as " (bash needs the argument command)", so that
+// the correction says what to send. Only for an input written as an
+// object: a bare string may be the one argument itself.
+func reactInputLacks(input, tool string, ts *toolset) string {
+	if !strings.HasPrefix(input, "{") {
+		return ""
+	}
+	o := ts.schema(tool)
+	if o == nil || len(o.required) == 0 {
+		return ""
+	}
+	miss := o.required[0]
+	if v, ok := decodeText(input); ok {
+		m, isObj := v.(map[string]any)
+		if !isObj {
+			return ""
+		}
+		if miss = missingRequired(ts, tool, m); miss == "" {
+			return ""
+		}
+	}
+	return " (" + tool + " needs the argument " + miss + ")"
+}

@@ -1,6 +1,9 @@
 package toolcall
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Round 17p's rules, each with the near misses that must stay as they were.
 func TestRuleRound17p(t *testing.T) {
@@ -31,4 +34,37 @@ func TestRuleRound17p(t *testing.T) {
 	checkRejected(t, "lone opener", recoverText(t, "Let me check the file.\n\n<tool_call> "), false, "no tool name")
 	wantText(t, "near miss: format label", recoverText(t, "Use this format:\n\n<tool_call>"))
 	wantText(t, "near miss: in a sentence", recoverText(t, "Wrap each call in <tool_call>"))
+}
+
+func recoverRawCalls(t *testing.T, calls ...RawCall) Result {
+	t.Helper()
+	return Recover(Input{ToolCalls: calls, FinishReason: "tool_calls", Tools: toolsFor(t, "bash", "read_file", "write_file", "edit_file", "lsp", "fetch_content")})
+}
+
+// Round 17h's rules.
+func TestRuleRound17h(t *testing.T) {
+	// merge_fragment_calls: deltas handed on as entries are joined while
+	// the call before them is not whole; two whole calls with one id stay
+	// two.
+	checkCalls(t, "anonymous pieces", recoverRawCalls(t, RawCall{ID: "c1", Name: "read_file"}, RawCall{Arguments: `{"path":"edu"`}, RawCall{Arguments: `,"start":4`}, RawCall{Arguments: "}"}),
+		call{"read_file", `{"path":"edu","start":4}`})
+	checkCalls(t, "the id repeated", recoverRawCalls(t, RawCall{ID: "c1", Name: "read_file", Arguments: `{"path":`}, RawCall{ID: "c1", Name: "read_file", Arguments: `"a.md"}`}),
+		call{"read_file", `{"path":"a.md"}`})
+	checkCalls(t, "near miss: two whole calls, one id", recoverRawCalls(t, RawCall{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}, RawCall{ID: "c1", Name: "bash", Arguments: `{"command":"pwd"}`}),
+		call{"bash", `{"command":"ls"}`}, call{"bash", `{"command":"pwd"}`})
+
+	// functionKeyReply's tunacode shapes: the whole reply only, two keys.
+	checkCalls(t, "tool/args", recoverText(t, `{"tool": "bash", "args": {"command": "ls"}}`), call{"bash", `{"command":"ls"}`})
+	checkCalls(t, "function/parameters", recoverText(t, `{"function": "bash", "parameters": {"command": "ls"}}`), call{"bash", `{"command":"ls"}`})
+	wantText(t, "near miss: in prose", recoverText(t, `The agent logs {"tool": "bash", "args": {"command": "ls"}} for each step.`))
+	wantText(t, "near miss: a third key", recoverText(t, `{"tool": "bash", "args": {"command": "ls"}, "result": "a.go"}`))
+	wantText(t, "near miss: an undeclared tool", recoverText(t, `{"tool": "search", "args": {"q": "x"}}`))
+
+	// A ReAct input written as an object that lacks the required argument
+	// is named in the correction; a bare string input is not judged.
+	checkRejected(t, "schema echoed", recoverText(t, "Thought: I need a tool.\nAction: bash\nAction Input: {'type': 'object', 'properties': AttributedDict()}"), false, "needs the argument command")
+	res := recoverText(t, "Thought: I need a tool.\nAction: bash\nAction Input: ls -la")
+	if len(res.Rejections) != 1 || strings.Contains(res.Rejections[0].Reason, "needs the argument") {
+		t.Errorf("a bare string input: %+v", res.Rejections)
+	}
 }

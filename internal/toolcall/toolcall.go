@@ -110,7 +110,7 @@ func recoverReply(in Input) Result {
 	}
 	in.Content = glmSecondOpener(minimaxNamespace(m3LeadingThinkClosers(minimaxAnglesLost(functionGemma(gemmaStrayChannel(step3Steptml(in.Content))), ts))), ts) // gemmaStrayChannel: rule_round7e.go; step3Steptml: rule_round11s.go; m3LeadingThinkClosers: rule_round12q.go
 
-	for _, rc := range in.ToolCalls {
+	for _, rc := range mergeFragmentCalls(in.ToolCalls) { // rule_round17.go
 		rc.Name = glmSecondOpener(rc.Name, ts)
 		if emptyServerCall(rc, in.Content) {
 			continue

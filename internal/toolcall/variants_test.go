@@ -67,7 +67,12 @@ var wholeReplyOnly = map[string]bool{"bare_json-f003": true, "bare_json-l002": t
 	"fenced_json-16t013": true, "fenced_json-16t014": true, "fenced_json-16t015": true, "fenced_json-16t016": true,
 	"fenced_json-16t019": true, "fenced_json-16t020": true, "fenced_json-16t030": true, "hermes-16t022": true,
 	// Round 17p: Muse-Glimmer's messages open the reply (glimmerMessages).
-	"minimax_m2-17p018": true}
+	"minimax_m2-17p018": true,
+	// Round 17h: tunacode's {"tool"|"function": NAME, "args"|"parameters"}
+	// only as the whole reply (functionKeyReply); blocks indented as the
+	// test string is, which after prose and a blank line are Markdown's
+	// indented code.
+	"bare_json-17h024": true, "bare_json-17h025": true, "hermes-17h026": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
