@@ -772,6 +772,8 @@ func (sc *scan) glm(start, ns, ne int) (group, bool) {
 	c := candidate{name: s[ns:ne], args: args, xml: true, fromText: true, format: "GLM <arg_key>/<arg_value>", notes: notes}
 	if cutShellCommand(sc.ts, c.name, pairs) { // rule_round12l.go
 		c.fail = failEOF
+	} else if k := swallowedPair(pairs); k != "" { // rule_round17.go
+		c.fail, c.msg = failSyntax, "the value of "+echoName(k)+" runs over a broken <arg_key>/<arg_value> pair after it"
 	}
 	return group{start: start, end: sc.closers(p), cands: []candidate{c}}, true
 }

@@ -197,3 +197,133 @@ func reactInputLacks(input, tool string, ts *toolset) string {
 	}
 	return " (" + tool + " needs the argument " + miss + ")"
 }
+
+// swallowedPair is rule "swallowed_pair" (round 17t, sigit's GLM parser
+// tests): a GLM value read up to the last </arg_value> that holds an
+// </arg_value> before any <arg_value> of its own closed where the template
+// closes it, and what follows is a broken pair (<tool_call>cwd</arg_key>
+// <arg_value>/tmp): pwd</arg_value><tool_call>cwd… is no command. A value
+// that holds markup as data (a file with a call in it) opens what it
+// closes. It returns the key of the swallowing value.
+func swallowedPair(pairs []kv) string {
+	for _, p := range pairs {
+		v, ok := p.v.(string)
+		if !ok {
+			continue
+		}
+		c := strings.Index(v, "</arg_value>")
+		if c < 0 {
+			continue
+		}
+		if o := strings.Index(v, "<arg_value>"); o < 0 || o > c {
+			if strings.Contains(v[c:], "</arg_key>") {
+				return p.k
+			}
+		}
+	}
+	return ""
+}
+
+// fencedWireCalls is rule "fenced_wire_calls" (round 17t): a reply whose
+// one call is a JSON fence holding a client's wire format rather than a
+// call, after at most a lead-in that says what it does:
+//   - OpenAI's {"tool_calls": [{"type": "function", "function": {"name",
+//     "arguments"}}]} (yetone/avante.nvim threads: "I will create a new
+//     file…" then the fence);
+//   - MCP's JSON-RPC request {"method": "tools/call", "params": {"name",
+//     "arguments"}} (ChatGPTNextWeb/NextChat threads), perhaps followed by
+//     fences of the result the model made up ({"result": …}), which are
+//     dropped, as made-up results are elsewhere.
+//
+// Only a lead-in where the model acts lets it run (genericLeadActs): one
+// that shows the fence ("Here is the tool call shape OpenCode expects:")
+// keeps it data, as does any other text after the fence.
+// It returns the calls and the lead-in, the reply's text once they run.
+func fencedWireCalls(s string, ts *toolset) ([]candidate, string, bool) {
+	if !strings.Contains(s, "```") || !strings.Contains(s, `"name"`) {
+		return nil, "", false // a check before the regular expression: prose stays cheap
+	}
+	fences := jsonFenceRe().FindAllStringSubmatchIndex(s, -1)
+	if len(fences) == 0 {
+		return nil, "", false
+	}
+	f := fences[0]
+	lead := strings.TrimSpace(s[:f[0]])
+	from := 0
+	if strings.HasPrefix(lead, "<think>") {
+		// Closed reasoning before it is no lead-in.
+		if e := strings.Index(s, "</think>"); e >= 0 && e < f[0] {
+			from = e + len("</think>")
+			lead = strings.TrimSpace(s[from:f[0]])
+		}
+	}
+	if strings.Contains(lead, "```") || !genericLeadActs(s[from:], f[0]-from) {
+		return nil, "", false
+	}
+	last := f[1]
+	for _, g := range fences[1:] {
+		if strings.TrimSpace(s[last:g[0]]) != "" || !madeUpResult(s[g[2]:g[3]]) {
+			return nil, "", false
+		}
+		last = g[1]
+	}
+	if strings.TrimSpace(s[last:]) != "" {
+		return nil, "", false
+	}
+	body := s[f[2]:f[3]]
+	r := readValue(body, 0, false)
+	if r.fail != failNone || strings.TrimSpace(body[r.end:]) != "" {
+		return nil, "", false
+	}
+	m, ok := r.v.(map[string]any)
+	if !ok {
+		return nil, "", false
+	}
+	var items []any
+	switch {
+	case len(m) == 1 && m["tool_calls"] != nil:
+		items, _ = m["tool_calls"].([]any)
+	case m["method"] == "tools/call" && onlyKeys(m, "method", "params", "jsonrpc", "id"):
+		items = []any{m["params"]}
+	}
+	var out []candidate
+	for _, it := range items {
+		o, ok := it.(map[string]any)
+		if !ok {
+			return nil, "", false
+		}
+		if o["type"] == "function" && onlyKeys(o, "type", "function", "id") {
+			o, ok = o["function"].(map[string]any)
+			if !ok {
+				return nil, "", false
+			}
+		}
+		name, _ := o["name"].(string)
+		if !onlyKeys(o, "name", "arguments") || ts.resolve(name) == "" {
+			return nil, "", false
+		}
+		args := o["arguments"]
+		notes := r.notes
+		if a, isStr := args.(string); isStr {
+			// OpenAI's arguments are JSON text.
+			if d, ok := decodeText(a); ok {
+				args, notes = d, append(append([]string(nil), notes...), "double-encoded arguments decoded")
+			}
+		}
+		out = append(out, candidate{name: name, args: args, notes: notes, fromText: true, format: "fenced wire-format call"})
+	}
+	return out, lead, len(out) > 0
+}
+
+var jsonFenceRe = lazyRegexp("(?m)^[ \\t]*```(?:json)?[ \\t]*\\n([\\s\\S]*?)\\n[ \\t]*```[ \\t]*$")
+
+// madeUpResult: a fence body that is a tool's result, not a call
+// ({"result": …}, MCP's JSON-RPC answer).
+func madeUpResult(body string) bool {
+	v, ok := decodeStrict(strings.TrimSpace(body))
+	if !ok {
+		return false
+	}
+	m, ok := v.(map[string]any)
+	return ok && m["result"] != nil && onlyKeys(m, "result", "jsonrpc", "id")
+}

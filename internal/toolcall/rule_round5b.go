@@ -19,12 +19,15 @@ var glmValueNoKeyRe = lazyRegexp(`(?:^|\n)[ \t]*<tool_call>[ \t]*([A-Za-z_][\w.-
 // glm47 parser reads as one long name and drops) is a call of that tool whose
 // arguments cannot be read: it gets the correction for its missing
 // arguments, never a run (mm does not guess which argument a value was).
+// Keys opened with the wrong tag (<arg_value>K</arg_key>) are lost keys too.
 func glmValueNoKey(content string, ts *toolset) (candidate, bool) {
 	if !strings.Contains(content, "</arg_value>") {
 		return candidate{}, false
 	}
 	m := glmValueNoKeyRe().FindStringSubmatch(content)
-	if m == nil || strings.Contains(m[2], "<arg_key>") || strings.Contains(m[2], "</arg_key>") || ts.resolve(m[1]) == "" {
+	// A key opened with <arg_value> and closed with </arg_key> (sigit's GLM
+	// parser tests, round 17t) is no key either: no <arg_key> opens one.
+	if m == nil || strings.Contains(m[2], "<arg_key>") || ts.resolve(m[1]) == "" {
 		return candidate{}, false
 	}
 	return candidate{name: m[1], args: map[string]any{}, fromText: true, format: "GLM values without keys"}, true

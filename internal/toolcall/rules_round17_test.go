@@ -68,3 +68,24 @@ func TestRuleRound17h(t *testing.T) {
 		t.Errorf("a bare string input: %+v", res.Rejections)
 	}
 }
+
+// Round 17t's rules.
+func TestRuleRound17t(t *testing.T) {
+	fence := "```json\n{\"tool_calls\": [{\"type\": \"function\", \"function\": {\"arguments\": \"{\\\"command\\\":\\\"ls\\\"}\", \"name\": \"bash\"}}]}\n```"
+	// fenced_wire_calls: after a lead-in where the model acts, or alone;
+	// a lead-in that shows it, or text after it, keeps it data.
+	checkCalls(t, "tool_calls fence after an intent", recoverText(t, "I will list the files.\n\n"+fence), call{"bash", `{"command":"ls"}`})
+	checkCalls(t, "MCP request, made-up result after", recoverText(t, "```json\n{\"method\": \"tools/call\", \"params\": {\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}}\n```\n\n```json\n{\"result\": {\"success\": true}}\n```"), call{"bash", `{"command":"ls"}`})
+	wantText(t, "near miss: shown", recoverText(t, "Here is the tool call shape OpenCode expects:\n\n"+fence))
+	wantText(t, "near miss: text after", recoverText(t, "I will list the files.\n\n"+fence+"\n\nThat is what the API sends."))
+	wantText(t, "near miss: an undeclared tool", recoverText(t, "```json\n{\"method\": \"tools/call\", \"params\": {\"name\": \"search\", \"arguments\": {}}}\n```"))
+
+	// swallowed_pair: a GLM value that runs over a broken pair is
+	// corrected; one holding a whole pair as data is read.
+	checkRejected(t, "broken pair", recoverText(t, "<tool_call>bash<arg_key>command</arg_key><arg_value>pwd</arg_value><tool_call>cwd</arg_key><arg_value>/tmp</arg_value></tool_call>"), false, "broken <arg_key>/<arg_value> pair")
+	checkCalls(t, "near miss: markup as data", recoverText(t, "<tool_call>write_file<arg_key>path</arg_key><arg_value>a.md</arg_value><arg_key>content</arg_key><arg_value>write <arg_value>V</arg_value> after </arg_key></arg_value></tool_call>"),
+		call{"write_file", `{"content":"write <arg_value>V</arg_value> after </arg_key>","path":"a.md"}`})
+
+	// glm_value_without_key: a key opened with <arg_value> is no key.
+	checkRejected(t, "key opened with arg_value", recoverText(t, "<tool_call>edit_file<arg_value>new_text</arg_key><arg_value>def x; end</arg_value></tool_call>"), false, "needs the argument path")
+}

@@ -170,6 +170,8 @@ func recoverReply(in Input) Result {
 			emitBlock(&res, ts, []candidate{c}, "", truncated)
 		} else if cs, ok := fencedFunctionObjects(in.Content, ts); ok { // rule_round15.go
 			emitBlock(&res, ts, cs, "", truncated)
+		} else if cs, text, ok := fencedWireCalls(in.Content, ts); ok { // rule_round17.go
+			emitBlock(&res, ts, cs, text, truncated)
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
