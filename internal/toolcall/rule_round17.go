@@ -257,7 +257,7 @@ func fencedWireCalls(s string, ts *toolset) ([]candidate, string, bool) {
 			lead = strings.TrimSpace(s[from:f[0]])
 		}
 	}
-	if strings.Contains(lead, "```") || !genericLeadActs(s[from:], f[0]-from) {
+	if strings.Contains(lead, "```") || !genericLeadActs(s[from:], f[0]-from) || wireLeadShows(lead) {
 		return nil, "", false
 	}
 	last := f[1]
@@ -326,4 +326,17 @@ func madeUpResult(body string) bool {
 	}
 	m, ok := v.(map[string]any)
 	return ok && m["result"] != nil && onlyKeys(m, "result", "jsonrpc", "id")
+}
+
+// wireLeadShowsRe: a lead-in where the model acts on the reader, not the
+// tools ("I will show you what the request looks like.", "Let me explain
+// the MCP request format:", "I'll write the request for you to send
+// yourself:"): the wire format after it is shown.
+var wireLeadShowsRe = lazyRegexp(`(?i)\b(show|shows|showing|explain|explaining|illustrate|demonstrate|describe|example|sample|for you|yourself|you can|you could|you would|looks? like|what the|how the|request format|wire format|payload)\b`)
+
+// wireLeadShows: the lead-in's last sentence shows the fence or talks of
+// its format (formatTalkRe, wireLeadShowsRe).
+func wireLeadShows(lead string) bool {
+	last := sentenceBefore(lead, 0, len(lead))
+	return formatTalkRe().MatchString(last) || wireLeadShowsRe().MatchString(last)
 }

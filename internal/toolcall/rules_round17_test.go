@@ -77,6 +77,9 @@ func TestRuleRound17t(t *testing.T) {
 	checkCalls(t, "tool_calls fence after an intent", recoverText(t, "I will list the files.\n\n"+fence), call{"bash", `{"command":"ls"}`})
 	checkCalls(t, "MCP request, made-up result after", recoverText(t, "```json\n{\"method\": \"tools/call\", \"params\": {\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}}\n```\n\n```json\n{\"result\": {\"success\": true}}\n```"), call{"bash", `{"command":"ls"}`})
 	wantText(t, "near miss: shown", recoverText(t, "Here is the tool call shape OpenCode expects:\n\n"+fence))
+	for _, lead := range []string{"I will show you what the request looks like.", "Let me explain the MCP request format:", "I'll write the request for you to send yourself:"} {
+		wantText(t, "near miss: "+lead, recoverText(t, lead+"\n\n"+fence))
+	}
 	wantText(t, "near miss: text after", recoverText(t, "I will list the files.\n\n"+fence+"\n\nThat is what the API sends."))
 	wantText(t, "near miss: an undeclared tool", recoverText(t, "```json\n{\"method\": \"tools/call\", \"params\": {\"name\": \"search\", \"arguments\": {}}}\n```"))
 
