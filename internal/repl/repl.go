@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -180,9 +181,12 @@ func (r *REPL) interactive(ctx context.Context) int {
 	// only during a turn (readline puts its own raw mode over it): in the
 	// terminal's line mode a Ctrl-D typed as a turn ends is the line
 	// discipline's end of file, which ended the read of the terminal for
-	// good, and mm, deaf, never quit.
-	if restore, err := keysMode(r.fd); err == nil {
-		defer restore()
+	// good, and mm, deaf, never quit. Not on Windows, whose console has no
+	// line discipline to end a read (and no machine here to try it on).
+	if runtime.GOOS != "windows" {
+		if restore, err := keysMode(r.fd); err == nil {
+			defer restore()
+		}
 	}
 	go func() {
 		terms := 0 // SIGTERMs received during the turn
