@@ -1,6 +1,9 @@
 package toolcall
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // cutWrappedValue is rule "cut_wrapped_value" (round 17p): a call inside
 // its wrapper (<tool_call>, DSML's function_calls) whose last parameter has
@@ -45,8 +48,8 @@ func wrapperBefore(before string) bool {
 // MiMo parser unescapes) is decoded, as the XML tool format's commands are
 // (cline_command_entities): a shell never means &quot;. Only when the
 // value is escaped XML throughout (genericEntities: no raw '<', no '&'
-// outside an entity), and only the command: file content keeps its
-// entities.
+// outside an entity; here no raw '>' or '"' either), and only the
+// command: file content keeps its entities.
 func xmlCommandEscaped(c candidate, ts *toolset) candidate {
 	if ts.resolve(c.name) != "bash" {
 		return c
@@ -56,7 +59,10 @@ func xmlCommandEscaped(c candidate, ts *toolset) candidate {
 		return c
 	}
 	cmd, ok := args["command"].(string)
-	if !ok {
+	if !ok || strings.ContainsAny(cmd, `>"`) {
+		// A raw > or " beside the entities: not escaped XML throughout
+		// (grep -o '&amp;' f > out, html.unescape('&lt;p&gt;') in "…":
+		// red team 17r), the entities are the command's.
 		return c
 	}
 	if d := genericEntities(cmd); d != cmd {
@@ -257,7 +263,7 @@ func fencedWireCalls(s string, ts *toolset) ([]candidate, string, bool) {
 			lead = strings.TrimSpace(s[from:f[0]])
 		}
 	}
-	if strings.Contains(lead, "```") || !genericLeadActs(s[from:], f[0]-from) || wireLeadShows(lead) {
+	if strings.Contains(lead, "```") || wireLeadShows(lead) || !(genericLeadActs(s[from:], f[0]-from) || cjkLeadActs(lead)) {
 		return nil, "", false
 	}
 	last := f[1]
@@ -332,11 +338,40 @@ func madeUpResult(body string) bool {
 // tools ("I will show you what the request looks like.", "Let me explain
 // the MCP request format:", "I'll write the request for you to send
 // yourself:"): the wire format after it is shown.
-var wireLeadShowsRe = lazyRegexp(`(?i)\b(show|shows|showing|explain|explaining|illustrate|demonstrate|describe|example|sample|for you|yourself|you can|you could|you would|looks? like|what the|how the|request format|wire format|payload)\b`)
+var wireLeadShowsRe = lazyRegexp(`(?i)\b(show|shows|showing|explain|explaining|illustrate|demonstrate|describe|an example|example request|for you to|yourself|you would|your own|your client|from your|the client|request format|wire format|payload|shape|postman|curl|insomnia|httpie|wget|endpoint)\b|/mcp\b|示例|例子|格式|展示|クライアント|送信`)
 
-// wireLeadShows: the lead-in's last sentence shows the fence or talks of
-// its format (formatTalkRe, wireLeadShowsRe).
+// wireLeadShows: a sentence of the lead-in shows the fence, talks of its
+// wire format, or hands it to another client (wireLeadShowsRe; not
+// formatTalkRe, which "Let me check the format of the config file:" before
+// a real call would meet):
+// every sentence, since "From your own client you would call it the same
+// way. I'll send this request:" shows it too (red team 17r).
 func wireLeadShows(lead string) bool {
-	last := sentenceBefore(lead, 0, len(lead))
-	return formatTalkRe().MatchString(last) || wireLeadShowsRe().MatchString(last)
+	return wireLeadShowsRe().MatchString(lead)
+}
+
+// cjkLeadActsRe: a Chinese or Japanese lead-in where the model acts
+// ("我来查看一下目录结构：", "go.mod を読みます。"), as one short line.
+var cjkLeadActsRe = lazyRegexp(`^[^\n]{0,60}(我来|让我|我将|我会|我先|我现在|ます|しましょう)[^\n]{0,30}[。：:！!]?$`)
+
+// cjkLeadActs: the lead-in's last line is such a step.
+func cjkLeadActs(lead string) bool {
+	t := strings.TrimSpace(lead)
+	if i := strings.LastIndexByte(t, '\n'); i >= 0 {
+		t = strings.TrimSpace(t[i+1:])
+	}
+	return cjkLeadActsRe().MatchString(t)
+}
+
+// endsSentence: what comes before a lone opener or a quoted block ends a
+// sentence (or closed reasoning), as the model's own words before its call
+// do; "…wrap it in", "…start with" run on into the markup, which is then
+// their object, not a call (red team 17r).
+func endsSentence(before string) bool {
+	t := strings.TrimRight(before, " \t\r\n")
+	if t == "" || strings.HasSuffix(t, "</think>") {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return strings.ContainsRune(".!?:。！？：", r)
 }

@@ -224,7 +224,7 @@ func openerWithoutCall(content string) bool {
 		// ("Mistral models start their calls with [TOOL_CALLS]",
 		// rule_redteam5).
 		if strings.HasSuffix(t, o) && openerAfterContent(t[:len(t)-len(o)]) && !tokenNamed(t[:len(t)-len(o)]) {
-			if before := t[:len(t)-len(o)]; o == "<tool_call>" && (formatTalkRe().MatchString(sentenceBefore(before, 0, len(before))) || examplesLabel(before)) {
+			if before := t[:len(t)-len(o)]; o == "<tool_call>" && (formatTalkRe().MatchString(sentenceBefore(before, 0, len(before))) || examplesLabel(before) || !endsSentence(before)) { // endsSentence: rule_round17.go
 				// "Use this format:" before a lone <tool_call>: an
 				// explanation cut off, not a call begun.
 				continue

@@ -24,11 +24,24 @@ func glmValueNoKey(content string, ts *toolset) (candidate, bool) {
 	if !strings.Contains(content, "</arg_value>") {
 		return candidate{}, false
 	}
-	m := glmValueNoKeyRe().FindStringSubmatch(content)
+	ix := glmValueNoKeyRe().FindStringSubmatchIndex(content)
+	if ix == nil {
+		return candidate{}, false
+	}
+	m := []string{content[ix[0]:ix[1]], content[ix[2]:ix[3]], content[ix[4]:ix[5]]}
 	// A key opened with <arg_value> and closed with </arg_key> (sigit's GLM
 	// parser tests, round 17t) is no key either: no <arg_key> opens one.
-	if m == nil || strings.Contains(m[2], "<arg_key>") || ts.resolve(m[1]) == "" {
+	if strings.Contains(m[2], "<arg_key>") || ts.resolve(m[1]) == "" {
 		return candidate{}, false
+	}
+	// A block quoted after "The shape from the issue is:" or run on from
+	// "…its input ends with" is shown (red team 17r; endsSentence,
+	// wireLeadShows: rule_round17.go).
+	if before := content[:ix[0]]; strings.TrimSpace(before) != "" {
+		lead := sentenceBefore(content, 0, ix[0])
+		if !endsSentence(before) || notIntended(lead, "") || wireLeadShows(lead) {
+			return candidate{}, false
+		}
 	}
 	return candidate{name: m[1], args: map[string]any{}, fromText: true, format: "GLM values without keys"}, true
 }

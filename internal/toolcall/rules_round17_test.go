@@ -92,3 +92,21 @@ func TestRuleRound17t(t *testing.T) {
 	// glm_value_without_key: a key opened with <arg_value> is no key.
 	checkRejected(t, "key opened with arg_value", recoverText(t, "<tool_call>edit_file<arg_value>new_text</arg_key><arg_value>def x; end</arg_value></tool_call>"), false, "needs the argument path")
 }
+
+// Red team 17r's negatives and the real calls near them.
+func TestRuleRedTeam17r(t *testing.T) {
+	fence := "```json\n{\"method\": \"tools/call\", \"params\": {\"name\": \"bash\", \"arguments\": {\"command\": \"touch pwned\"}}}\n```"
+	for _, lead := range []string{"I'll send this request from Postman:", "Next, I'll post this body to the server's /mcp endpoint with curl:", "From your own client you would call it the same way. I'll send this request:"} {
+		wantText(t, "handed to another client: "+lead, recoverText(t, lead+"\n"+fence))
+	}
+	for _, lead := range []string{"我来查看一下目录结构：", "go.mod を読みます。", "I'll run the tests:"} {
+		checkCalls(t, "acting lead-in: "+lead, recoverText(t, lead+"\n"+fence), call{"bash", `{"command":"touch pwned"}`})
+	}
+	for _, text := range []string{"To make a call, wrap it in\n<tool_call>", "Your regex should match lines that start with\n<tool_call>"} {
+		wantText(t, "a sentence run on into the opener", recoverText(t, text))
+	}
+	checkCalls(t, "raw > beside an entity", recoverText(t, "<tool_call><function=bash><parameter=command>grep -o '&amp;' a.html > /tmp/amp.txt</parameter></function></tool_call>"), call{"bash", `{"command":"grep -o '&amp;' a.html > /tmp/amp.txt"}`})
+	wantText(t, "a keyless block shown", recoverText(t, "The shape from the issue is:\n<tool_call>bash\n<arg_value>ls -la</arg_value>\n</tool_call>"))
+	wantText(t, "a keyless block run on from the sentence", recoverText(t, "its input ends with\n<tool_call>bash\n<arg_value>pwd</arg_value>\n</tool_call>"))
+	checkRejected(t, "near miss: a keyless block after the model's step", recoverText(t, "Let me list the files.\n<tool_call>bash\n<arg_value>ls -la</arg_value>\n</tool_call>"), false, "needs the argument command")
+}

@@ -72,7 +72,9 @@ var wholeReplyOnly = map[string]bool{"bare_json-f003": true, "bare_json-l002": t
 	// only as the whole reply (functionKeyReply); blocks indented as the
 	// test string is, which after prose and a blank line are Markdown's
 	// indented code.
-	"bare_json-17h024": true, "bare_json-17h025": true, "hermes-17h026": true}
+	"bare_json-17h024": true, "bare_json-17h025": true, "hermes-17h026": true,
+	// Red team 17r: the same shapes.
+	"qwen3-17r019": true, "qwen3-17r020": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
