@@ -178,11 +178,12 @@ func (r *REPL) interactive(ctx context.Context) int {
 		}
 	}
 	// The terminal stays in the keys' mode between lines and turns, not
-	// only during a turn (readline puts its own raw mode over it): in the
-	// terminal's line mode a Ctrl-D typed as a turn ends is the line
-	// discipline's end of file, which ended the read of the terminal for
-	// good, and mm, deaf, never quit. Not on Windows, whose console has no
-	// line discipline to end a read (and no machine here to try it on).
+	// only during a turn (readline puts its own raw mode over it), so a
+	// key typed as a turn ends never meets the line discipline (which
+	// echoes it, and takes a Ctrl-D as its end of file). A Ctrl-D typed
+	// then was once lost on a loaded CI machine; that this was the cause is
+	// not shown (it was not reproduced). Not on Windows, whose console has
+	// no line discipline (and no machine here to try it on).
 	if runtime.GOOS != "windows" {
 		if restore, err := keysMode(r.fd); err == nil {
 			defer restore()

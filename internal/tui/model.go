@@ -494,6 +494,7 @@ func (m *model) zone() string {
 // resize gives the viewport what the header, the status line and the
 // zone leave.
 func (m *model) resize() {
+	follow := m.vp.AtBottom()
 	m.ta.SetWidth(m.w)
 	// The box grows with its lines, up to a third of the window.
 	h := min(max(1, m.ta.LineCount()), max(1, m.h/3))
@@ -518,12 +519,6 @@ func (m *model) resize() {
 		}
 		m.ta.SetCursorColumn(col)
 	}
-	m.resizeView()
-}
-
-// resizeView gives the conversation what the zone leaves.
-func (m *model) resizeView() {
-	follow := m.vp.AtBottom()
 	zoneH := lipgloss.Height(m.zone())
 	m.vp.SetHeight(max(1, m.h-2-zoneH))
 	if follow {
