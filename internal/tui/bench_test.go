@@ -52,3 +52,16 @@ func BenchmarkPaste300Lines(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkKeyAfterPaste300Lines is one typed letter, and its frame, in a
+// box that holds a 300-line paste.
+func BenchmarkKeyAfterPaste300Lines(b *testing.B) {
+	m := testModel(b)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(tea.PasteMsg{Content: pastedLines(300)})
+	_ = m.View()
+	for b.Loop() {
+		m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+		_ = m.View()
+	}
+}

@@ -491,6 +491,23 @@ func (m *model) zone() string {
 	return m.boxZone()
 }
 
+// zoneHeight is the zone's height. The box's is counted, not drawn: the
+// widget draws every line it holds at each draw (a 300-line paste: 18 ms),
+// and resize runs at each key.
+func (m *model) zoneHeight() int {
+	if m.form != nil || m.perm != nil {
+		return lipgloss.Height(m.zone())
+	}
+	h := m.ta.Height()
+	if m.compLine() != "" {
+		h++
+	}
+	if m.cmds.search != nil {
+		h++
+	}
+	return h
+}
+
 // resize gives the viewport what the header, the status line and the
 // zone leave.
 func (m *model) resize() {
@@ -519,8 +536,7 @@ func (m *model) resize() {
 		}
 		m.ta.SetCursorColumn(col)
 	}
-	zoneH := lipgloss.Height(m.zone())
-	m.vp.SetHeight(max(1, m.h-2-zoneH))
+	m.vp.SetHeight(max(1, m.h-2-m.zoneHeight()))
 	if follow {
 		m.vp.GotoBottom()
 	}

@@ -118,3 +118,37 @@ func TestPasteShowsTheCursorRows(t *testing.T) {
 		t.Errorf("the box shows:\n%s", box)
 	}
 }
+
+// The zone's height is counted, not drawn (zoneHeight): the count must be
+// the drawn box's, with the candidates over it and the search under it.
+func TestZoneHeightIsTheDrawnOne(t *testing.T) {
+	m := testModel(t)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	check := func(what string) {
+		t.Helper()
+		if got, drawn := m.zoneHeight(), strings.Count(m.zone(), "\n")+1; got != drawn {
+			t.Errorf("%s: counted %d rows, drawn %d:\n%s", what, got, drawn, m.zone())
+		}
+	}
+	check("empty box")
+	m.Update(tea.PasteMsg{Content: "one\ntwo\nthree"})
+	check("three lines")
+	m.Update(tea.PasteMsg{Content: pastedLines(300)})
+	check("300 lines")
+	m = testModel(t)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, r := range "/co" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+	if m.compLine() == "" {
+		t.Fatal("no candidates for /co")
+	}
+	check("candidates")
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	m.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
+	if m.cmds.search == nil {
+		t.Fatal("Ctrl-R opened no search")
+	}
+	check("search")
+}
