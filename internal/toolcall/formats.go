@@ -993,19 +993,22 @@ func (sc *scan) pyOwnLine(j int) (group, bool) {
 	if !ok {
 		return group{}, false
 	}
+	claimed := false
 	if c.fail != failEOF {
 		le := strings.IndexByte(s[end:], '\n')
 		if le < 0 {
 			le = len(s) - end
 		}
 		if strings.Trim(s[end:end+le], " \t\r;") != "" {
-			return group{}, false
+			if claimed = claimAfterOpeningCall(s, b, end); !claimed { // rule_round18.go
+				return group{}, false
+			}
 		}
 	} else {
 		end = len(s)
 	}
 	c.format = "pythonic call"
-	if c.fail != failEOF && !sc.inToolCode(b) && !sc.pyEndsReply(end) {
+	if c.fail != failEOF && !claimed && !sc.inToolCode(b) && !sc.pyEndsReply(end) {
 		return group{}, false
 	}
 	return group{start: b, end: sc.closers(end), cands: []candidate{c}}, true

@@ -631,6 +631,9 @@ func (p *lenient) object() map[string]any {
 			if p.gemmaMissingComma(vs) { // rule_round5c.go
 				continue
 			}
+			if p.memberMissingComma() { // rule_round18.go
+				continue
+			}
 			if p.closedByCallCloser() {
 				return m
 			}

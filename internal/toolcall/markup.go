@@ -467,22 +467,28 @@ func readParam(s string, p int) (kv, int, bool) {
 // pairs starting at s[p].
 func readArgPairs(s string, p int) ([]kv, int) {
 	var out []kv
+	// Xing 4.0's GLM-like markup names its pairs <param_key>/<param_value>
+	// (rule "glm_param_pairs", ms-swift's xing4_0 agent template).
+	keyTag, valTag := "arg_key", "arg_value"
+	if strings.HasPrefix(s[skipSpace(s, p):], "<param_key>") {
+		keyTag, valTag = "param_key", "param_value"
+	}
 	for {
 		q := skipSpace(s, p)
-		if !strings.HasPrefix(s[q:], "<arg_key>") {
+		if !strings.HasPrefix(s[q:], "<"+keyTag+">") {
 			return out, p
 		}
-		ks := q + len("<arg_key>")
-		ke, next, _ := valueEnd(s, ks, "arg_key")
+		ks := q + len(keyTag) + 2
+		ke, next, _ := valueEnd(s, ks, keyTag)
 		key := strings.TrimSpace(s[ks:ke])
-		q = skipStrayCloser(s, skipSpace(s, next), "arg_key")
+		q = skipStrayCloser(s, skipSpace(s, next), keyTag)
 		var val string
 		// found: a key with no value at all is an absent argument (rule
 		// "glm_key_without_value" in rule_threads.go), not an empty one.
 		found, cut := true, false
-		if strings.HasPrefix(s[q:], "<arg_value>") {
-			vs := q + len("<arg_value>")
-			ve, n2, closed := valueEnd(s, vs, "arg_value")
+		if strings.HasPrefix(s[q:], "<"+valTag+">") {
+			vs := q + len(valTag) + 2
+			ve, n2, closed := valueEnd(s, vs, valTag)
 			raw := s[vs:ve]
 			cut = !closed && ve == len(s)
 			if !closed {
@@ -490,7 +496,7 @@ func readArgPairs(s string, p int) ([]kv, int) {
 			}
 			val = xmlValue(raw)
 			next = n2
-		} else if v, n2, ok := glmValueNoOpener(s, q); ok {
+		} else if v, n2, ok := glmValueNoOpener(s, q); ok && keyTag == "arg_key" {
 			val, next = v, n2
 		} else {
 			found = false

@@ -374,6 +374,9 @@ func heredocRegions(s string) []region {
 	}
 	var out []region
 	for _, m := range heredocRe().FindAllStringSubmatchIndex(s, -1) {
+		if strings.HasPrefix(s[m[0]:], gorillaMarker) {
+			continue // Gorilla's call marker (rule_round18.go), no here-document
+		}
 		word := s[m[2]:m[3]]
 		nl := strings.IndexByte(s[m[1]:], '\n')
 		if nl < 0 {

@@ -592,6 +592,7 @@ func genericArgs(s string, sl genericSlot, end int, ts *toolset) (c candidate, c
 	}
 	// Tokens and separators between the name and a JSON object.
 	q := sl.args
+	argsTag := "" // the element the object is in
 	for {
 		q = skipSpace(body, q)
 		if _, e, _, ok := tokenAt(body, q); ok {
@@ -602,6 +603,9 @@ func genericArgs(s string, sl genericSlot, end int, ts *toolset) (c candidate, c
 		// the name (hermes-13h001); <arguments>{…}</arguments>: the
 		// element that holds the object (13n108).
 		if t, ok := tagAt(body, q); ok && (t.close || genericArgsTag(t.name)) {
+			if !t.close {
+				argsTag = t.name
+			}
 			q = t.end
 			continue
 		}
@@ -614,6 +618,16 @@ func genericArgs(s string, sl genericSlot, end int, ts *toolset) (c candidate, c
 		case r.fail == failEOF:
 			c.fail = failEOF
 			return c, true
+		case r.fail == failSyntax && argsTag != "":
+			// Rule "broken_object_in_arguments" (round 18h, llxprt's
+			// malformed generic XML): the name is in its slot and the
+			// object in its element, closed; only the object is broken.
+			// The call was meant; the model is told it could not be read.
+			if k := strings.Index(strings.ToLower(body[q:]), "</"+argsTag+">"); k >= 0 {
+				c.fail, c.msg = failSyntax, r.msg
+				return c, rest(q + k + len(argsTag) + 3)
+			}
+			return c, false
 		case r.fail != failNone || !isObj:
 			return c, false
 		}
@@ -922,9 +936,9 @@ func genericLeadActs(m string, start int) bool {
 }
 
 // gerundStepRe is a step told as a gerund at the sentence's start, ending
-// the sentence ("Making the files now.", "Creating the config:"), beyond
+// the sentence ("Making the files now.", "Creating the config:", "Getting the file now..."), beyond
 // actRe's list of verbs.
-var gerundStepRe = lazyRegexp(`^\s*[A-Z][a-z]+ing\b[^.!?:]{0,60}[.!:]\s*$`)
+var gerundStepRe = lazyRegexp(`^\s*[A-Z][a-z]+ing\b[^.!?:…]{0,60}(\.\.\.|…|[.!:])\s*$`)
 
 // transcriptLineRe is a speaker's label of a pasted transcript
 // ("Assistant: let me check", "User: …"): red team 13n020.

@@ -136,6 +136,9 @@ func (sc *scan) strippedHeaderAt(j int) bool {
 	if k == j && strings.IndexByte(".!?", s[k-1]) >= 0 && strippedHarmonyReply(s) {
 		return true
 	}
+	if strippedAfterStep(s, k, j) { // rule_round18.go
+		return true
+	}
 	if s[k-1] == '\n' {
 		return strippedHarmonyReply(s)
 	}

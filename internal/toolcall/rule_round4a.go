@@ -65,9 +65,19 @@ func clineXMLCall(content string, ts *toolset) (candidate, string, bool) {
 	if notIntended(sentenceBefore(s, 0, op), "") {
 		return candidate{}, "", false
 	}
-	args, ok := clineParams(s[op+len(open) : cl])
+	body := s[op+len(open) : cl]
+	args, ok := clineParams(body)
 	if !ok {
-		return candidate{}, "", false
+		// rule_round18.go: a closer split over lines, a YAML body.
+		if args, ok = clineParams(joinSplitClosers(body)); !ok && tool != "" {
+			var unreadable bool
+			if args, ok, unreadable = yamlToolBody(body, ts.schema(tool)); unreadable {
+				return candidate{name: mcpToolPart(name), fromText: true, xml: true, fail: failSyntax, msg: "the YAML inside <" + name + "> does not parse", format: "cline_xml"}, strings.TrimSpace(s[:op]), true
+			}
+		}
+		if !ok {
+			return candidate{}, "", false
+		}
 	}
 	c := candidate{name: mcpToolPart(name), args: args, xml: true, fromText: true, format: "cline_xml", notes: []string{"cline_xml"}}
 	return c, strings.TrimSpace(s[:op]), true
@@ -116,6 +126,12 @@ func clineParams(body string) (map[string]any, bool) {
 			args[key] = v
 		}
 		rest = rest[end+len(closer):]
+		// Rule "stray_value_closer" (round 18p, the tool-call
+		// middleware's malformed-closing test): the element's closer
+		// written twice, <command>ls</command></command>.
+		for strings.HasPrefix(strings.TrimLeft(rest, " \t\r\n"), closer) {
+			rest = strings.TrimLeft(rest, " \t\r\n")[len(closer):]
+		}
 	}
 }
 

@@ -146,8 +146,18 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content)) { // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content) || otherWrapperEmpty(in.Content)) { // otherWrapperEmpty: rule_round18.go // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		// rule_round18.go
+		if interpreterCall(in.Content) {
+			res.Rejections = append(res.Rejections, Rejection{Reason: "you called a code interpreter, and there is none here; nothing was run — use one of the tools: " + ts.list()})
+		} else if name, ok := selfClosingToolTag(in.Content, ts); ok {
+			res.Rejections = append(res.Rejections, Rejection{Name: name, Tool: name, Reason: fmt.Sprintf("your %s call has no arguments; it was not run — send it again with %s", name, argList(ts.schema(name)))})
+		} else if name, ok := strippedNameAttrs(in.Content, ts); ok {
+			res.Rejections = append(res.Rejections, Rejection{Name: name, Tool: name, Reason: fmt.Sprintf("your %s call lost its markup and could not be read; it was not run — send it again with %s", name, argList(ts.schema(name)))})
+		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		if c, ok := glmBareName(in.Content, ts); ok {
@@ -433,7 +443,7 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 		}
 		// A body that is not JSON is the value of the tool's single
 		// required string argument; broken JSON never is.
-		if t := strings.TrimSpace(a); t != "" && (t[0] == '{' || t[0] == '[' || strings.HasPrefix(t, `"{`) || argsHoldCall(t)) {
+		if t := strings.TrimSpace(a); t != "" && (t[0] == '{' || t[0] == '[' || strings.HasPrefix(t, `"{`) || argsHoldCall(t) || proseBody(t)) { // proseBody: rule_round18.go
 			return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call are not valid JSON; it was not run — send them as one JSON object with %s", name, argList(o))}, false
 		}
 		k := singleStringArg(o)

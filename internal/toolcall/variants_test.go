@@ -19,7 +19,13 @@ import (
 // reply's start, where vLLM's gemma4 parser prepends it (rule_round7e.go).
 // {"function": NAME, "arguments"} is a call only as the whole reply
 // (functionKeyReply, rule_callshapes.go).
-var wholeReplyOnly = map[string]bool{"bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
+// Round 18: a Hermes block of plain words or broken JSON is corrected only
+// as the whole reply (unreadable_call_block), a call with a claim after it
+// only when it opens the reply (claim_after_opening_call), MiniCPM 5's
+// stripped name attributes only as the whole reply (stripped_name_attrs),
+// and DeepSeek-R1 blocks indented eight spaces are a Markdown code block
+// once a paragraph stands before them.
+var wholeReplyOnly = map[string]bool{"hermes-18h007": true, "pythonic-18h034": true, "minicpm-18t003": true, "deepseek_r1-18p022": true, "deepseek_r1-18p023": true, "deepseek_r1-18p025": true, "bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
 	"gpt_oss-e003": true, "gemma-e003": true,
 	// MiniMax-M3's argument elements without their namespace tokens are
 	// read only as the whole reply (m3ElementsOpenerLost, rule_round8g.go).

@@ -1,0 +1,432 @@
+package toolcall
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Round 18 of issue #25: the rules its blind cases asked for, each from its
+// format's documentation or parser (testdata/widened-threads-round18*.jsonl).
+
+// gorillaMarker is rule "gorilla_function_marker": Gorilla OpenFunctions
+// v2 writes each call as <<function>>NAME(k=v, …), several in a row, and
+// its server's output often starts with a space (gorilla's own handler,
+// and the output quoted in ShishirPatil/gorilla#798). The marker is a
+// wrapper: what follows is read as a pythonic call.
+const gorillaMarker = "<<function>>"
+
+// pythonFenceInWrapper is rule "python_fence_in_wrapper": MiniCPM 3 and 4
+// write their call as a Python fence inside <|tool_call_start|> …
+// <|tool_call_end|> (OpenBMB/MiniCPM's MCP README, its training data). A
+// fence inside a call wrapper is the call, not code shown: only when a
+// call NAME( opens its first line.
+func pythonFenceInWrapper(s string, q, nl int) bool {
+	switch fenceLang(s[q+3 : q+nl]) {
+	case "python", "py":
+	default:
+		return false
+	}
+	body := strings.TrimLeft(s[q+nl+1:], " \t")
+	e := 0
+	for e < len(body) && (isIdent(body[e]) || body[e] == '.') {
+		e++
+	}
+	return e > 0 && e < len(body) && body[e] == '('
+}
+
+// gptmeCall is rule "gptme_tool_call": gptme's tool format writes a call
+// as a line @NAME(CALL_ID): {JSON arguments}, one a line, several in a
+// reply (gptme's tests/test_tool_use.py; gptme reads them with a JSON
+// repairer, so raw line breaks in a string and a missing comma are its
+// format's faults too). j is the '(' after NAME. The line must start with
+// the @ (spaces aside), the object follow the colon and end its line.
+func (sc *scan) gptmeCall(j int) (group, bool) {
+	s := sc.s
+	b := j
+	for b > 0 && (isIdent(s[b-1]) || s[b-1] == '-') {
+		b--
+	}
+	if b == j || b == 0 || s[b-1] != '@' {
+		return group{}, false
+	}
+	ls := b - 1
+	for ls > 0 && s[ls-1] != '\n' {
+		if s[ls-1] != ' ' && s[ls-1] != '\t' {
+			return group{}, false
+		}
+		ls--
+	}
+	// gptme reads no call inside a fence, of any language
+	// (test_toolcall_inside_codeblock_skipped): it is shown.
+	if sc.ts.resolve(s[b:j]) == "" || sc.insideFence(ls) {
+		return group{}, false
+	}
+	close := strings.IndexByte(s[j:], ')')
+	if close < 0 || close > 120 || strings.ContainsAny(s[j+1:j+close], "\n(") {
+		return group{}, false
+	}
+	p := j + close + 1
+	if p >= len(s) || s[p] != ':' {
+		return group{}, false
+	}
+	q := p + 1
+	for q < len(s) && (s[q] == ' ' || s[q] == '\t') {
+		q++
+	}
+	if q >= len(s) || s[q] != '{' {
+		return group{}, false
+	}
+	g, ok := sc.nameThenJSON(b-1, b, j, q, "gptme tool call")
+	if !ok {
+		return group{}, false
+	}
+	if len(g.cands) == 1 && g.cands[0].fail == failNone {
+		// The object ends its line.
+		rest := s[g.end:]
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			rest = rest[:nl]
+		}
+		if strings.TrimSpace(rest) != "" {
+			return group{}, false
+		}
+	}
+	return g, true
+}
+
+// memberKeyRe is a quoted key and its colon.
+var memberKeyRe = lazyRegexp(`^"[A-Za-z_][A-Za-z0-9_]*"\s*:`)
+
+// memberMissingComma is rule "member_missing_comma": two members of an
+// object with a blank and no comma between them ({"path": "a" "n": 1}),
+// which gptme's JSON repairer mends (gptme's test_toolcall_regex, "missing
+// comma"). Only a blank then a quoted key and its colon: anything else
+// after a value stays an error. Not in the unescaped-quote pass, where a
+// quote may be inside a string.
+func (p *lenient) memberMissingComma() bool {
+	if p.heur || p.i == 0 || (p.s[p.i-1] != ' ' && p.s[p.i-1] != '\n' && p.s[p.i-1] != '\t') || !memberKeyRe().MatchString(p.s[p.i:]) {
+		return false
+	}
+	p.note("missing comma between members")
+	return true
+}
+
+// strippedAfterStep is rule "stripped_header_after_step": a stripped
+// harmony header after the model's own step and one blank ("Let's check
+// git tags. to=functions.bash code{…}", egemma's log of gpt-oss on LM
+// Studio): the analysis sentence, then the commentary header with its
+// tokens and channel gone. Only after a sentence of the model acting
+// (modelActs): a header after any other sentence is quoted.
+func strippedAfterStep(s string, k, j int) bool {
+	if k == j || j-k > 1 || k == 0 || strings.IndexByte(".!?", s[k-1]) < 0 {
+		return false
+	}
+	return modelActs(sentenceBefore(s, 0, k))
+}
+
+// chatGLM3Header opens ChatGLM3's tool call turn.
+const chatGLM3Header = "<|assistant|>"
+
+// chatGLM3Call is rule "chatglm3_tool_call": ChatGLM3 calls a tool with an
+// assistant header whose metadata is the tool's name, then the arguments
+// as tool_call(k=v, …) in a Python fence (THUDM/ChatGLM3's PROMPT_en.md,
+// and its process_response, which splits the reply at that header):
+//
+//	<|assistant|>NAME
+//	```python
+//	tool_call(k=v)
+//	```
+//
+// Only a declared tool's name alone after the header, and tool_call( on
+// the fence's first line.
+func (sc *scan) chatGLM3Call(j int) (group, bool) {
+	s := sc.s
+	ns := j + len(chatGLM3Header)
+	nl := strings.IndexByte(s[ns:], '\n')
+	if nl < 0 {
+		return group{}, false
+	}
+	name := strings.TrimSpace(s[ns : ns+nl])
+	if sc.ts.resolve(name) == "" {
+		return group{}, false
+	}
+	p := ns + nl + 1
+	fe := strings.IndexByte(s[p:], '\n')
+	if !strings.HasPrefix(s[p:], "```") || fe < 0 {
+		return group{}, false
+	}
+	if l := fenceLang(s[p+3 : p+fe]); l != "python" && l != "py" && l != "" {
+		return group{}, false
+	}
+	q := skipSpace(s, p+fe+1)
+	if !strings.HasPrefix(s[q:], "tool_call") {
+		return group{}, false
+	}
+	e := skipSpace(s, q+len("tool_call"))
+	if e >= len(s) || s[e] != '(' {
+		return group{}, false
+	}
+	sc.sawOpener = true
+	c, end, ok := pyArgs(s, name, e)
+	if !ok {
+		return group{}, false
+	}
+	c.format = "ChatGLM3 tool call"
+	if c.fail == failEOF {
+		end = len(s)
+	} else {
+		end = sc.closers(end)
+	}
+	return group{start: j, end: end, cands: []candidate{c}}, true
+}
+
+// codeActBash is the action tag of OpenHands' CodeAct agent.
+const codeActBash = "execute_bash"
+
+// codeActCall is rule "codeact_execute_bash": OpenHands' CodeAct prompt has
+// the model run a command as <execute_bash> COMMAND </execute_bash>, the
+// body the command itself, and stops the model at the closing tag (its
+// stop words), so the closer may be missing. Small models trained on it
+// write it to any agent (earendil-works/pi#5387). The action ends the
+// reply: a tag with prose after it is shown. The command runs as bash's.
+func (sc *scan) codeActCall(j int, t xtag) (group, bool) {
+	s := sc.s
+	name := sc.ts.resolve("bash")
+	if name == "" || strings.HasSuffix(strings.TrimSpace(s[j:t.end]), "/>") {
+		return group{}, false
+	}
+	closer := "</" + codeActBash + ">"
+	body, end := s[t.end:], len(s)
+	if k := strings.Index(s[t.end:], closer); k >= 0 {
+		body, end = s[t.end:t.end+k], t.end+k+len(closer)
+	}
+	cmd := strings.TrimSpace(body)
+	if cmd == "" || strings.HasPrefix(cmd, "<") || strings.TrimSpace(s[end:]) != "" {
+		return group{}, false
+	}
+	sc.sawOpener = true
+	c := candidate{name: name, args: map[string]any{"command": cmd}, fromText: true, xml: true, format: "CodeAct <execute_bash>"}
+	return group{start: j, end: end, cands: []candidate{c}}, true
+}
+
+// proseWords open an English sentence and name no program a shell runs.
+var proseWords = map[string]bool{"not": true, "the": true, "a": true, "an": true, "this": true, "these": true, "it": true, "its": true, "i": true, "i'm": true, "i'll": true, "we": true, "you": true, "please": true, "invalid": true, "error": true, "sorry": true, "here": true, "my": true, "your": true, "no": true, "none": true, "null": true, "undefined": true}
+
+// proseBody is rule "prose_body": a server call's arguments that are not
+// JSON are the tool's one string argument (a harmony raw body), but not a
+// sentence: words of letters only, the first one that no program is named
+// ("not valid json", mini-swe-agent's test_invalid_json_raises_format_error).
+// It would run `not`; the model is told its arguments are no JSON.
+func proseBody(t string) bool {
+	w := strings.Fields(t)
+	if len(w) < 2 || !proseWords[strings.ToLower(w[0])] {
+		return false
+	}
+	for _, x := range w {
+		for _, r := range x {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '\'' || r == ',' || r == '.') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// splitCloserRe is a closing tag broken by a line break after its "</".
+var splitCloserRe = lazyRegexp(`</[ \t]*\r?\n[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*>`)
+
+// joinSplitClosers is rule "split_closer": a model that wraps its lines
+// breaks a closing tag after its "</" (</\n  command>), which the tool-call
+// middleware's XML parser mends (its normalize-close-tag test). Tried
+// only when the body does not read as written.
+func joinSplitClosers(body string) string {
+	return splitCloserRe().ReplaceAllString(body, "</$1>")
+}
+
+// yamlKeyLineRe is a line that opens a YAML mapping's key.
+var yamlKeyLineRe = lazyRegexp(`(?m)^[ \t]*[A-Za-z_][A-Za-z0-9_]*:([ \t]|$)`)
+
+// yamlToolBody is rule "yaml_in_tool_tag": the tool-call middleware's YAML
+// protocol (minpeter/ai-sdk-tool-call-middleware, yaml-xml-protocol) puts
+// the tool's name as the tag and its arguments as a YAML mapping inside:
+//
+//	<write_file>
+//	path: a.txt
+//	content: |
+//	  line
+//	</write_file>
+//
+// Read only when every key is one of the tool's own parameters. A body
+// that tries YAML (a line opening a key, or a bracket) and does not parse
+// is unreadable: the model is told. Any other body is not this format.
+func yamlToolBody(body string, o *objSchema) (args map[string]any, ok, unreadable bool) {
+	t := strings.TrimSpace(body)
+	if t == "" || t[0] == '<' || len(o.props) == 0 {
+		return nil, false, false
+	}
+	tries := yamlKeyLineRe().MatchString(t) || (t[0] == '[' || t[0] == '{') && strings.Contains(t, ":")
+	if !tries {
+		return nil, false, false
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal([]byte(strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")), &m); err != nil {
+		return nil, false, true
+	}
+	if len(m) == 0 {
+		return nil, false, false
+	}
+	for k := range m {
+		if _, known := o.props[k]; !known {
+			return nil, false, false
+		}
+	}
+	// As the JSON readers give them: numbers as json.Number.
+	b, err := json.Marshal(m)
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err != nil || d.Decode(&args) != nil {
+		return nil, false, false
+	}
+	return args, true, false
+}
+
+// otherEmptyWrappers are call wrappers of other formats than Hermes':
+// MiniMax-M1's <tool_calls> (its JSON lines inside), MiniMax-M2's
+// <minimax:tool_call> (its <invoke> inside), Seed-OSS's <seed:tool_call>
+// (its <function=NAME> inside).
+var otherEmptyWrappers = []string{"tool_calls", "minimax:tool_call", "seed:tool_call"}
+
+// strayCallCloserRe is a closer of a call's inner markup, left alone.
+var strayCallCloserRe = lazyRegexp(`</(function|invoke|parameter)>`)
+
+// otherWrapperEmpty is rule "other_wrapper_empty", empty_call_wrapper
+// (rule_threads.go) for those wrappers: the reply ends with the wrapper,
+// its tags on lines of their own, and what it holds is no call: nothing
+// but a stray closer (Seed-OSS's <seed:tool_call>\n</function>\n
+// </seed:tool_call>, a saved agent reply), or one line of plain words
+// (MiniMax's parser tests: "this is not json", "no invoke block here",
+// which give no call). The model opened a call and named no tool; it is
+// told so, not shown the markup as its answer.
+func otherWrapperEmpty(content string) bool {
+	t := strings.TrimRight(content, " \t\r\n")
+	for _, w := range otherEmptyWrappers {
+		open, closer := "<"+w+">", "</"+w+">"
+		if !strings.HasSuffix(t, closer) {
+			continue
+		}
+		o := strings.LastIndex(t, open)
+		if o < 0 {
+			return false
+		}
+		if ls := strings.LastIndexByte(t[:o], '\n'); strings.TrimSpace(t[ls+1:o]) != "" {
+			return false
+		}
+		inner := t[o+len(open) : len(t)-len(closer)]
+		if !strings.HasPrefix(strings.TrimLeft(inner, " \t\r"), "\n") || !strings.HasSuffix(strings.TrimRight(inner, " \t\r"), "\n") {
+			return false
+		}
+		body := strings.TrimSpace(strayCallCloserRe().ReplaceAllString(inner, ""))
+		if body == "" {
+			return true
+		}
+		return !strings.ContainsAny(body, "<>{}[]=`\n\"") && strings.Contains(body, " ")
+	}
+	return false
+}
+
+// interpreterMarkerRe is the start of a call to a code interpreter:
+// Llama 3.1's <|python_tag|> with raw code after it (Environment: ipython;
+// a NAME.call(…) or JSON after the tag is read elsewhere), InternLM2's
+// <|action_start|><|interpreter|> (InternLM's chat_format.md).
+var interpreterMarkerRe = lazyRegexp(`<\|python_tag\|>|<\|action_start\|>\s*<\|interpreter\|>`)
+
+// interpreterCall is rule "interpreter_call": the model called its
+// trained code interpreter, which mm does not have, and its code is
+// Python, not a shell command (it is never run as bash). The marker is a
+// special token, which no answer quotes but inside code: a marker in a
+// fence or in inline code is text. The model is told the tools it has.
+// (Python code, not JSON, after the tag.)
+func interpreterCall(content string) bool {
+	loc := interpreterMarkerRe().FindStringIndex(content)
+	if loc == nil || strings.Count(content[:loc[0]], "```")%2 == 1 {
+		return false
+	}
+	if ls := strings.LastIndexByte(content[:loc[0]], '\n'); strings.Count(content[ls+1:loc[0]], "`")%2 == 1 {
+		return false
+	}
+	// JSON after the tag is a call read elsewhere, or data the model
+	// answered with (llama3_python_tag-q011): code is neither.
+	code := strings.TrimSpace(content[loc[1]:])
+	return code != "" && code[0] != '{' && code[0] != '['
+}
+
+// strippedNameAttrsRe is what a server leaves of MiniCPM 5's
+// <function name="NAME"><param name="KEY">VALUE</param></function> when
+// it strips its special tokens: ` name="NAME"> name="KEY">VALUE`.
+var strippedNameAttrsRe = lazyRegexp(`^\s*name="([A-Za-z_][A-Za-z0-9_.-]*)">\s*name="[A-Za-z_][A-Za-z0-9_]*">`)
+
+// strippedNameAttrs is rule "stripped_name_attrs": the whole reply is that
+// remnant, for a declared tool (ollama#18483). The call was meant; what is
+// left has no opener and no closer to read a value by, so the model is
+// told it could not be read.
+func strippedNameAttrs(content string, ts *toolset) (string, bool) {
+	m := strippedNameAttrsRe().FindStringSubmatch(content)
+	if m == nil || ts.resolve(m[1]) == "" {
+		return "", false
+	}
+	return ts.resolve(m[1]), true
+}
+
+// claimRe opens a claim that the call's work is done: the model's first
+// person, in the perfect or the past, or "Done".
+var claimRe = lazyRegexp(`^[ \t]+(I have|I've|I updated|I saved|I wrote|I created|I added|Done[.!])\s`)
+
+// claimAfterOpeningCall is rule "claim_after_opening_call": a pythonic
+// call that opens the reply, followed on its line by a claim that it was
+// done ("write_file(…) I have updated my preferences…", amd/gaia#2521,
+// where the call was never run). The claim is the model's made-up result
+// of the call it meant. Only a call that opens the reply, with literal
+// arguments (pyArgs read them), and only a first-person claim after it:
+// a call followed by any other prose is an example (pyEndsReply).
+func claimAfterOpeningCall(s string, b, end int) bool {
+	return strings.TrimSpace(s[:b]) == "" && claimRe().MatchString(s[end:]+" ")
+}
+
+// selfClosingToolRe is a tag named after a tool, closed on itself.
+var selfClosingToolRe = lazyRegexp(`<([A-Za-z_][A-Za-z0-9_]*)\s*/>`)
+
+// selfClosingToolTag is rule "self_closing_tool_tag": the tool-call
+// middleware's XML protocol reads <NAME/> as a call of NAME with no input
+// (its xml-protocol test, "Getting the file now... <read_file/> Done!").
+// Every tool of mm's that such a tag could name requires arguments, so it
+// is never run: the model is told what the call lacks. Only one such tag
+// and no other markup in the reply, outside code, after the model's step
+// (genericLeadActs) and before nothing but a claim it is done; a tool with
+// no required argument is left alone.
+func selfClosingToolTag(content string, ts *toolset) (string, bool) {
+	if t := strings.TrimSpace(content); strings.HasPrefix(t, "<think>") {
+		if e := strings.Index(t, "</think>"); e >= 0 {
+			content = t[e+len("</think>"):] // its reasoning before it
+		}
+	}
+	if !strings.Contains(content, "/>") || strings.Count(content, "<") != 1 || strings.Contains(content, "`") {
+		return "", false
+	}
+	m := selfClosingToolRe().FindStringSubmatchIndex(content)
+	if m == nil {
+		return "", false
+	}
+	name := ts.exactTool(content[m[2]:m[3]])
+	if name == "" || len(ts.schema(name).required) == 0 || !genericLeadActs(content, m[0]) || !tagTailDone(content[m[1]:]) {
+		return "", false
+	}
+	return name, true
+}
+
+// tagTailDone: nothing after the tag, or a short claim that it is done.
+func tagTailDone(rest string) bool {
+	t := strings.TrimSpace(rest)
+	return t == "" || len(t) <= 12 && claimRe().MatchString(" "+t+" ")
+}
