@@ -349,6 +349,9 @@ var interpreterMarkerRe = lazyRegexp(`<\|python_tag\|>|<\|action_start\|>\s*<\|i
 // fence or in inline code is text. The model is told the tools it has.
 // (Python code, not JSON, after the tag.)
 func interpreterCall(content string) bool {
+	if !strings.Contains(content, "<|") {
+		return false // before the regular expression: prose stays cheap
+	}
 	loc := interpreterMarkerRe().FindStringIndex(content)
 	if loc == nil || strings.Count(content[:loc[0]], "```")%2 == 1 {
 		return false
@@ -372,6 +375,9 @@ var strippedNameAttrsRe = lazyRegexp(`^\s*name="([A-Za-z_][A-Za-z0-9_.-]*)">\s*n
 // left has no opener and no closer to read a value by, so the model is
 // told it could not be read.
 func strippedNameAttrs(content string, ts *toolset) (string, bool) {
+	if !strings.Contains(content, `name="`) {
+		return "", false
+	}
 	m := strippedNameAttrsRe().FindStringSubmatch(content)
 	if m == nil || ts.resolve(m[1]) == "" {
 		return "", false
