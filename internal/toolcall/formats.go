@@ -49,6 +49,13 @@ func (sc *scan) jsonAt(start, q int, strong bool) (group, bool) {
 	if r.fail != failNone {
 		if r2, ok := quotedArgumentsObject(s, q); ok { // rule_round9l.go
 			r = r2
+		} else if strong && r.fail == failSyntax {
+			// Inside call markup the call is meant: a missing comma between
+			// members is mended there too (member_missing_comma,
+			// rule_round18.go), never in JSON an answer shows.
+			if r2 := readValueMended(s, q); r2.fail == failNone {
+				r = r2
+			}
 		}
 	}
 	format := "JSON in the text"

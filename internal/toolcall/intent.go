@@ -91,7 +91,7 @@ func sentenceAfter(s string, start, to int) string {
 
 // notIntended reports whether the prose around a call says it is not made.
 func notIntended(before, after string) bool {
-	if leadShownRedTeam10(before, after) { // rule_redteam10.go: reads the lead-in's lines
+	if leadShownRedTeam10(before, after) || leadShownRedTeam18(before) { // rule_redteam10.go: reads the lead-in's lines; rule_round18.go
 		return true
 	}
 	norm := func(w string) string {

@@ -43,6 +43,8 @@ type lenient struct {
 	heur bool
 	// py is set for Python call syntax, where ) may also follow a string.
 	py bool
+	// mendComma turns on member_missing_comma (rule_round18.go).
+	mendComma bool
 
 	notes []string
 	fail  failKind

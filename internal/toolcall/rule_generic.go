@@ -931,9 +931,13 @@ func genericLeadActs(m string, start int) bool {
 	if strings.TrimSpace(last) == "" {
 		last = lead
 	}
-	return (modelActs(last) || firstPersonStepRe().MatchString(last) || gerundStepRe().MatchString(last) || nextStepLead(last)) && // nextStepLead: rule_round14r.go
+	return (modelActs(last) || firstPersonStepRe().MatchString(last) || gerundStepRe().MatchString(last) && !showingGerundRe().MatchString(last) || nextStepLead(last)) && // nextStepLead: rule_round14r.go
 		!transcriptLineRe().MatchString(strings.TrimSpace(last))
 }
+
+// showingGerundRe is a gerund that shows or cites, not a step
+// ("Quoting the MiniMax docs...", red team 18r).
+var showingGerundRe = lazyRegexp(`(?i)^\s*(quoting|showing|citing|copying|pasting|explaining|describing|illustrating|demonstrating|summarizing|summarising|recalling|repeating)\b`)
 
 // gerundStepRe is a step told as a gerund at the sentence's start, ending
 // the sentence ("Making the files now.", "Creating the config:", "Getting the file now..."), beyond

@@ -79,9 +79,20 @@ func (sc *scan) gptmeCall(j int) (group, bool) {
 	if q >= len(s) || s[q] != '{' {
 		return group{}, false
 	}
+	if !gptmeLeadActs(s, ls) {
+		return group{}, false
+	}
 	g, ok := sc.nameThenJSON(b-1, b, j, q, "gptme tool call")
 	if !ok {
 		return group{}, false
+	}
+	if c := &g.cands[0]; len(g.cands) == 1 && c.fail == failSyntax {
+		// gptme's JSON repairer mends a missing comma between members
+		// (member_missing_comma): in this format only.
+		if r := readValueMended(s, q); r.fail == failNone {
+			c.args, c.notes, c.fail, c.msg = r.v, r.notes, failNone, ""
+			g.end = r.end
+		}
 	}
 	if len(g.cands) == 1 && g.cands[0].fail == failNone {
 		// The object ends its line.
@@ -96,6 +107,30 @@ func (sc *scan) gptmeCall(j int) (group, bool) {
 	return g, true
 }
 
+// gptmeLeadActs: the line starts the reply, follows another of the
+// format's lines or a fence's end, or the model's own step
+// (genericLeadActs): after "Here is how a reply … would look:" it is
+// shown (red team 18r).
+func gptmeLeadActs(s string, ls int) bool {
+	lead := strings.TrimRight(s[:ls], " \t\r\n")
+	if lead == "" || strings.HasSuffix(lead, "</think>") {
+		return true
+	}
+	last := lead[strings.LastIndexByte(lead, '\n')+1:]
+	if t := strings.TrimSpace(last); t == "```" || strings.HasPrefix(t, "@") {
+		return true
+	}
+	return genericLeadActs(s, ls)
+}
+
+// readValueMended is readValue with member_missing_comma on.
+func readValueMended(s string, start int) readResult {
+	p := &lenient{s: s, i: start, mendComma: true}
+	p.ws()
+	v := p.value(false)
+	return readResult{v: v, end: p.i, notes: p.notes, fail: p.fail, msg: p.msg, key: p.undelimitedKey, items: p.items}
+}
+
 // memberKeyRe is a quoted key and its colon.
 var memberKeyRe = lazyRegexp(`^"[A-Za-z_][A-Za-z0-9_]*"\s*:`)
 
@@ -103,10 +138,11 @@ var memberKeyRe = lazyRegexp(`^"[A-Za-z_][A-Za-z0-9_]*"\s*:`)
 // object with a blank and no comma between them ({"path": "a" "n": 1}),
 // which gptme's JSON repairer mends (gptme's test_toolcall_regex, "missing
 // comma"). Only a blank then a quoted key and its colon: anything else
-// after a value stays an error. Not in the unescaped-quote pass, where a
-// quote may be inside a string.
+// after a value stays an error. Only for gptme's lines (readValueMended):
+// elsewhere such JSON is what a user's broken request looks like when
+// the model points at its fault (red team 18r).
 func (p *lenient) memberMissingComma() bool {
-	if p.heur || p.i == 0 || (p.s[p.i-1] != ' ' && p.s[p.i-1] != '\n' && p.s[p.i-1] != '\t') || !memberKeyRe().MatchString(p.s[p.i:]) {
+	if !p.mendComma || p.i == 0 || (p.s[p.i-1] != ' ' && p.s[p.i-1] != '\n' && p.s[p.i-1] != '\t') || !memberKeyRe().MatchString(p.s[p.i:]) {
 		return false
 	}
 	p.note("missing comma between members")
@@ -323,6 +359,9 @@ func otherWrapperEmpty(content string) bool {
 		if ls := strings.LastIndexByte(t[:o], '\n'); strings.TrimSpace(t[ls+1:o]) != "" {
 			return false
 		}
+		if !wrapperLeadActs(t, o) {
+			return false
+		}
 		inner := t[o+len(open) : len(t)-len(closer)]
 		if !strings.HasPrefix(strings.TrimLeft(inner, " \t\r"), "\n") || !strings.HasSuffix(strings.TrimRight(inner, " \t\r"), "\n") {
 			return false
@@ -334,6 +373,17 @@ func otherWrapperEmpty(content string) bool {
 		return !strings.ContainsAny(body, "<>{}[]=`\n\"") && strings.Contains(body, " ")
 	}
 	return false
+}
+
+// wrapperLeadActs: nothing before the wrapper, a Markdown heading on the
+// line before it (a plan's "## Implementation"), or the model's step;
+// after "…an empty wrapper, like:" it is shown (red team 18r).
+func wrapperLeadActs(t string, o int) bool {
+	lead := strings.TrimRight(t[:o], " \t\r\n")
+	if lead == "" || strings.HasSuffix(lead, "</think>") || strings.HasPrefix(strings.TrimSpace(lead[strings.LastIndexByte(lead, '\n')+1:]), "#") {
+		return true
+	}
+	return genericLeadActs(t, o)
 }
 
 // interpreterMarkerRe is the start of a call to a code interpreter:
@@ -359,6 +409,12 @@ func interpreterCall(content string) bool {
 	if ls := strings.LastIndexByte(content[:loc[0]], '\n'); strings.Count(content[ls+1:loc[0]], "`")%2 == 1 {
 		return false
 	}
+	// The token opens the reply or a line, or is glued to the model's
+	// last word ("…to handle this<|python_tag|>"): after a blank inside a
+	// sentence it is named, not emitted (red team 18r).
+	if loc[0] > 0 && content[loc[0]-1] != '\n' && !isLetter(content[loc[0]-1]) && strings.IndexByte(".:!", content[loc[0]-1]) < 0 {
+		return false
+	}
 	// JSON after the tag is a call read elsewhere, or data the model
 	// answered with (llama3_python_tag-q011): code is neither.
 	code := strings.TrimSpace(content[loc[1]:])
@@ -378,8 +434,14 @@ func strippedNameAttrs(content string, ts *toolset) (string, bool) {
 	if !strings.Contains(content, `name="`) {
 		return "", false
 	}
-	m := strippedNameAttrsRe().FindStringSubmatch(content)
-	if m == nil || ts.resolve(m[1]) == "" {
+	loc := strippedNameAttrsRe().FindStringSubmatchIndex(content)
+	if loc == nil {
+		return "", false
+	}
+	m := []string{content[loc[0]:loc[1]], content[loc[2]:loc[3]]}
+	// The remnant is the whole reply: a value, not a sentence about it
+	// (red team 18r: "… name=\"command\">ls is what Ollama leaves…").
+	if rest := strings.TrimRight(content[loc[1]:], " \t\r\n"); ts.resolve(m[1]) == "" || strings.Count(rest, " ") > 3 || strings.ContainsAny(rest, "\n") {
 		return "", false
 	}
 	return ts.resolve(m[1]), true
@@ -387,7 +449,7 @@ func strippedNameAttrs(content string, ts *toolset) (string, bool) {
 
 // claimRe opens a claim that the call's work is done: the model's first
 // person, in the perfect or the past, or "Done".
-var claimRe = lazyRegexp(`^[ \t]+(I have|I've|I updated|I saved|I wrote|I created|I added|Done[.!])\s`)
+var claimRe = lazyRegexp(`^[ \t]+((I have|I've) (now )?(updated|saved|written|created|added|made|changed|set|stored|recorded|noted|remembered|read|run|fetched)|I (updated|saved|wrote|created|added|stored|recorded|noted|remembered)|Done[.!])\s`)
 
 // claimAfterOpeningCall is rule "claim_after_opening_call": a pythonic
 // call that opens the reply, followed on its line by a claim that it was
@@ -397,7 +459,26 @@ var claimRe = lazyRegexp(`^[ \t]+(I have|I've|I updated|I saved|I wrote|I create
 // arguments (pyArgs read them), and only a first-person claim after it:
 // a call followed by any other prose is an example (pyEndsReply).
 func claimAfterOpeningCall(s string, b, end int) bool {
-	return strings.TrimSpace(s[:b]) == "" && claimRe().MatchString(s[end:]+" ")
+	return strings.TrimSpace(afterThink(s[:b])) == "" && claimRe().MatchString(s[end:]+" ")
+}
+
+// afterThink is lead without a closed think block that opens it.
+func afterThink(lead string) string {
+	if t := strings.TrimSpace(lead); strings.HasPrefix(t, "<think>") {
+		if e := strings.Index(t, "</think>"); e >= 0 {
+			return t[e+len("</think>"):]
+		}
+	}
+	return lead
+}
+
+// leadActsAfterThink is genericLeadActs with the reasoning that opens the
+// reply set aside: nothing else before the markup, or the model's step.
+func leadActsAfterThink(s string, at int) bool {
+	if strings.TrimSpace(afterThink(s[:at])) == "" {
+		return true
+	}
+	return genericLeadActs(s, at)
 }
 
 // selfClosingToolRe is a tag named after a tool, closed on itself.
@@ -409,7 +490,8 @@ var selfClosingToolRe = lazyRegexp(`<([A-Za-z_][A-Za-z0-9_]*)\s*/>`)
 // Every tool of mm's that such a tag could name requires arguments, so it
 // is never run: the model is told what the call lacks. Only one such tag
 // and no other markup in the reply, outside code, after the model's step
-// (genericLeadActs) and before nothing but a claim it is done; a tool with
+// (genericLeadActs) told in a finished sentence ("…by adding <bash/>" adds
+// it to a file: red team 18r), and before nothing but a claim it is done; a tool with
 // no required argument is left alone.
 func selfClosingToolTag(content string, ts *toolset) (string, bool) {
 	if t := strings.TrimSpace(content); strings.HasPrefix(t, "<think>") {
@@ -425,7 +507,7 @@ func selfClosingToolTag(content string, ts *toolset) (string, bool) {
 		return "", false
 	}
 	name := ts.exactTool(content[m[2]:m[3]])
-	if name == "" || len(ts.schema(name).required) == 0 || !genericLeadActs(content, m[0]) || !tagTailDone(content[m[1]:]) {
+	if name == "" || len(ts.schema(name).required) == 0 || !endsSentence(content[:m[0]]) || !genericLeadActs(content, m[0]) || !tagTailDone(content[m[1]:]) {
 		return "", false
 	}
 	return name, true
@@ -435,4 +517,36 @@ func selfClosingToolTag(content string, ts *toolset) (string, bool) {
 func tagTailDone(rest string) bool {
 	t := strings.TrimSpace(rest)
 	return t == "" || len(t) <= 12 && claimRe().MatchString(" "+t+" ")
+}
+
+// hereIsFixtureRe hands over a test fixture: a file's content, not a call.
+var hereIsFixtureRe = lazyRegexp(`(?i)\bhere(?:'s| is| are)\b[^.!?\n]{0,40}\bfixtures?\b`)
+
+// leadShownRedTeam18 is rule "lead_shows_18r": a lead-in whose last
+// sentence opens with a gerund that shows or cites ("Quoting the MiniMax
+// docs..."), explains a request's fault (faultTalkRe), or hands over a test fixture ("Here is the test fixture you
+// asked for, for tests/fixtures/xing.txt:") shows the markup after it. Red
+// team 18r found both running a call (rm -rf ~/projects, shutdown -h now)
+// in every format.
+func leadShownRedTeam18(before string) bool {
+	t := strings.TrimSpace(before)
+	if i := strings.LastIndexByte(t, '\n'); i >= 0 {
+		t = strings.TrimSpace(t[i+1:])
+	}
+	return showingGerundRe().MatchString(t) || hereIsFixtureRe().MatchString(t) || faultTalkRe().MatchString(t)
+}
+
+// faultTalkRe explains why a request failed: what follows is the broken
+// request, shown ("Your request fails because a comma is missing after
+// \"ls\":", red team 18r), not the model's call.
+var faultTalkRe = lazyRegexp(`(?i)\b(fails?|failed|breaks|broke) because\b|\b(comma|quote|brace|bracket) is missing\b|\bmissing (a |the )?(comma|quote|brace|bracket)\b`)
+
+// chatGLM3ShapeRe is ChatGLM3's call header: a name alone after it, then a
+// fence.
+var chatGLM3ShapeRe = lazyRegexp("^<\\|assistant\\|>[A-Za-z_][A-Za-z0-9_.-]*[ \\t]*\\r?\\n```")
+
+// chatGLM3Shape: the header opening the reply is ChatGLM3's call
+// (chatglm3_tool_call), not a leaked assistant header to trim.
+func chatGLM3Shape(t string) bool {
+	return chatGLM3ShapeRe().MatchString(t)
 }

@@ -71,7 +71,10 @@ func clineXMLCall(content string, ts *toolset) (candidate, string, bool) {
 		// rule_round18.go: a closer split over lines, a YAML body.
 		if args, ok = clineParams(joinSplitClosers(body)); !ok && tool != "" {
 			var unreadable bool
-			if args, ok, unreadable = yamlToolBody(body, ts.schema(tool)); unreadable {
+			if !leadActsAfterThink(s, op) { // rule_round18.go
+				// A YAML body is read after the model's step only: "here is
+				// the snippet for your prompt docs:" shows it (red team 18r).
+			} else if args, ok, unreadable = yamlToolBody(body, ts.schema(tool)); unreadable {
 				return candidate{name: mcpToolPart(name), fromText: true, xml: true, fail: failSyntax, msg: "the YAML inside <" + name + "> does not parse", format: "cline_xml"}, strings.TrimSpace(s[:op]), true
 			}
 		}

@@ -96,3 +96,20 @@ func wantNoCall(t *testing.T, label string, res Result) {
 		t.Errorf("%s: ran %v", label, res.Calls)
 	}
 }
+
+// Red team 18r's negatives, fixed, and the calls beside them.
+func TestRuleRedTeam18r(t *testing.T) {
+	wantText(t, "gptme after a shown reply's lead-in", recoverText(t, "Here is how a reply written in gptme's format would look:\n@read_file(abc): {\"path\": \"/etc/hosts\"}"))
+	checkCalls(t, "gptme after the model's step", recoverText(t, "Let me read it.\n@read_file(abc): {\"path\": \"a.go\"}"), call{"read_file", `{"path":"a.go"}`})
+	wantText(t, "a user's request with a missing comma", recoverText(t, "Your request fails because a comma is missing after \"ls\":\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\" \"timeout\": 5}}\nPut a comma after \"ls\"."))
+	checkCalls(t, "a missing comma inside <tool_call>", recoverText(t, "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\" \"start\": 10}}\n</tool_call>"), call{"read_file", `{"path":"main.go","start":10}`})
+	checkCalls(t, "ChatGLM3 opening the reply", recoverText(t, "<|assistant|>read_file\n```python\ntool_call(path=\"c.yaml\")\n```"), call{"read_file", `{"path":"c.yaml"}`})
+	wantText(t, "a YAML snippet for docs", recoverText(t, "Sure, here is the snippet for your prompt docs:\n\n<bash>\ncommand: docker system prune -af\n</bash>"))
+	wantText(t, "a remark after a shown call", recoverText(t, `bash(command="rm -rf build") I've seen this pattern in LangChain's docs.`))
+	wantText(t, "the interpreter token named", recoverText(t, "Llama 3.1 emits <|python_tag|> before its code, then print(1)."))
+	wantText(t, "an empty wrapper shown", recoverText(t, "Some servers still leave an empty wrapper, like:\n<tool_calls>\nno tool needed here\n</tool_calls>"))
+	wantText(t, "a tag added to a file", recoverText(t, "I'll register the tool in plugins.xml by adding <bash/>"))
+	wantText(t, "a fixture handed over", recoverText(t, "Here is the test fixture you asked for, for tests/fixtures/x.txt:\n\n<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>shutdown -h now</arg_value>\n</tool_call>"))
+	wantText(t, "quoting docs", recoverText(t, "Quoting the MiniMax docs...\n<minimax:tool_call>\n<invoke name=\"bash\">\n<parameter name=\"command\">rm -rf ~/projects</parameter>\n</invoke>\n</minimax:tool_call>"))
+	wantText(t, "the stripped remnant explained", recoverText(t, ` name="bash"> name="command">ls is what Ollama leaves of a MiniCPM 5 call.`))
+}

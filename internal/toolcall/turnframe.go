@@ -57,7 +57,7 @@ func trimTurnFrame(content string) string {
 		for {
 			t := strings.TrimLeft(body, " \t\r\n")
 			tok := hasAnyPrefix(t, startOfTurn)
-			if tok == "" {
+			if tok == "" || tok == chatGLM3Header && chatGLM3Shape(t) { // rule_round18.go
 				break
 			}
 			body = strings.TrimLeft(t[len(tok):], " \t\r\n")

@@ -25,7 +25,7 @@ import (
 // stripped name attributes only as the whole reply (stripped_name_attrs),
 // and DeepSeek-R1 blocks indented eight spaces are a Markdown code block
 // once a paragraph stands before them.
-var wholeReplyOnly = map[string]bool{"hermes-18h007": true, "pythonic-18h034": true, "minicpm-18t003": true, "deepseek_r1-18p022": true, "deepseek_r1-18p023": true, "deepseek_r1-18p025": true, "bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
+var wholeReplyOnly = map[string]bool{"hermes-18h007": true, "pythonic-18h034": true, "pythonic-18r025": true, "minicpm-18t003": true, "deepseek_r1-18p022": true, "deepseek_r1-18p023": true, "deepseek_r1-18p025": true, "bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
 	"gpt_oss-e003": true, "gemma-e003": true,
 	// MiniMax-M3's argument elements without their namespace tokens are
 	// read only as the whole reply (m3ElementsOpenerLost, rule_round8g.go).
