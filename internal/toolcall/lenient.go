@@ -109,7 +109,11 @@ func readValue(s string, start int, py bool) readResult {
 }
 
 func readPass(s string, start int, heur, py bool) readResult {
-	p := &lenient{s: s, i: start, heur: heur, py: py}
+	return readWith(&lenient{s: s, i: start, heur: heur, py: py})
+}
+
+// readWith reads one value with p's rules.
+func readWith(p *lenient) readResult {
 	p.ws()
 	v := p.value(false)
 	return readResult{v: v, end: p.i, notes: p.notes, fail: p.fail, msg: p.msg, key: p.undelimitedKey, items: p.items}

@@ -125,10 +125,7 @@ func gptmeLeadActs(s string, ls int) bool {
 
 // readValueMended is readValue with member_missing_comma on.
 func readValueMended(s string, start int) readResult {
-	p := &lenient{s: s, i: start, mendComma: true}
-	p.ws()
-	v := p.value(false)
-	return readResult{v: v, end: p.i, notes: p.notes, fail: p.fail, msg: p.msg, key: p.undelimitedKey, items: p.items}
+	return readWith(&lenient{s: s, i: start, mendComma: true})
 }
 
 // memberKeyRe is a quoted key and its colon.
