@@ -428,8 +428,8 @@ var strippedNameAttrsRe = lazyRegexp(`^\s*name="([A-Za-z_][A-Za-z0-9_.-]*)">\s*n
 // left has no opener and no closer to read a value by, so the model is
 // told it could not be read.
 func strippedNameAttrs(content string, ts *toolset) (string, bool) {
-	if !strings.Contains(content, `name="`) {
-		return "", false
+	if !strings.HasPrefix(strings.TrimLeft(content, " \t\r\n"), `name="`) {
+		return "", false // the remnant opens the reply: prose stays cheap
 	}
 	loc := strippedNameAttrsRe().FindStringSubmatchIndex(content)
 	if loc == nil {
@@ -496,7 +496,8 @@ func selfClosingToolTag(content string, ts *toolset) (string, bool) {
 			content = t[e+len("</think>"):] // its reasoning before it
 		}
 	}
-	if !strings.Contains(content, "/>") || strings.Count(content, "<") != 1 || strings.Contains(content, "`") {
+	lt := strings.IndexByte(content, '<')
+	if lt < 0 || strings.IndexByte(content[lt+1:], '<') >= 0 || !strings.Contains(content[lt:], "/>") || strings.Contains(content, "`") {
 		return "", false
 	}
 	m := selfClosingToolRe().FindStringSubmatchIndex(content)
