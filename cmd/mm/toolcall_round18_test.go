@@ -24,6 +24,12 @@ func TestRound18FormatsRunThroughMM(t *testing.T) {
 			if strings.Contains(r.stdout, tc.leak) {
 				t.Errorf("the call's markup reached stdout:\n%s", r.stdout)
 			}
+			// The stream guard holds CodeAct's action back from the
+			// progress on stderr too (a tool-named tag, as Cline's, is
+			// shown as it streams: prose may write one).
+			if tc.leak == "execute_bash" && strings.Contains(r.stderr, tc.leak) {
+				t.Errorf("the call's markup reached stderr:\n%s", r.stderr)
+			}
 		})
 	}
 	t.Run("the YAML block's text", func(t *testing.T) {

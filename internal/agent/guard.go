@@ -32,6 +32,9 @@ var callMarkers = []string{
 	// Round 15: DSML with its bars lost or doubled, Continue's tool block
 	// with its fence left off; round 16t: prompt-prix's call label.
 	"<DSML", "<｜｜DSML", "TOOL_NAME:", "**Tool Call:**",
+	// Round 18: CodeAct's action, Gorilla's marker, Xing's pairs,
+	// InternLM's action token.
+	"<execute_bash>", "<<function>>", "<param_key>", "<|action_start|>",
 }
 
 // maxMarker is the length of the longest call marker.
