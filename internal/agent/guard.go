@@ -35,6 +35,12 @@ var callMarkers = []string{
 	// Round 18: CodeAct's action, Gorilla's marker, Xing's pairs,
 	// InternLM's action token.
 	"<execute_bash>", "<<function>>", "<param_key>", "<|action_start|>",
+	// Cline's and Roo Code's format: the tool's name as a tag, for mm's
+	// own tools and Cline's names for the same work. A tag is rarer in
+	// prose than a ```json fence, which is held already; a held answer
+	// that is no call is shown whole when the reply ends.
+	"<bash>", "<read_file>", "<write_file>", "<edit_file>", "<fetch_content>", "<lsp>",
+	"<execute_command>", "<write_to_file>", "<replace_in_file>",
 }
 
 // maxMarker is the length of the longest call marker.

@@ -55,6 +55,9 @@ func TestGuardHoldsCallMarkup(t *testing.T) {
 		// smolagents' {"tool_name": …} and Cherry Studio's <tool_use> (rule_round9o.go).
 		{"Action:\n{\"tool_name\": \"bash\", \"tool_arguments\": {\"command\": \"ls\"}}", "Action:", "Action:", ""},
 		{"Reading.\n<tool_use>\n<name>read_file</name>\n<arguments>{\"path\": \"a.go\"}</arguments>\n</tool_use>", "Reading.", "Reading.", ""},
+		// Cline's tool-named tags (round 4a's format), held like the others.
+		{"I'll read it.\n<read_file>\n<path>go.mod</path>\n</read_file>", "I'll read it.", "I'll read it.", ""},
+		{"<execute_command>\n<command>ls</command>\n</execute_command>", "", "", ""},
 		// Rounds 15 and 16t: DSML with its bars lost or doubled, Continue's
 		// unfenced block, prompt-prix's label.
 		{"Reading.\n<DSMLtool_calls><DSMLinvoke name=\"read_file\">", "Reading.", "Reading.", ""},
