@@ -370,6 +370,8 @@ func (sc *scan) wrapped(start, p int, glm bool) (group, bool) {
 		return group{}, false
 	}
 	switch c := s[q]; {
+	case c == '"':
+		return sc.braceElided(start, q) // rule_round19.go
 	case c == '{':
 		if g, ok := sc.qwenHybridFrame(start, q); ok {
 			return g, true

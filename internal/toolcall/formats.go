@@ -399,6 +399,11 @@ func (sc *scan) segment(start, p int) (group, bool) {
 		return group{}, false
 	}
 	c := bodyCandidate(name, body, "DeepSeek/Kimi call tokens")
+	if c.fail == failEOF && after > segEnd {
+		if cc, ok := argsBeforeCallEnd(name, body, s[segEnd:after], "DeepSeek/Kimi call tokens"); ok { // rule_round19.go
+			c = cc
+		}
+	}
 	return group{start: start, end: sc.closers(after), cands: []candidate{c}}, true
 }
 

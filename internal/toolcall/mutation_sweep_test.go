@@ -113,7 +113,7 @@ var leakedTurnStarts = []string{
 var closerEndsValue = map[string]bool{"gemma-13h022": true, "write_file-13n125": true,
 	// The object's braces never close: only </tool_call> says the call
 	// ended (round 17h).
-	"hermes-17h009": true}
+	"hermes-17h009": true, "hermes-19t012": true}
 
 var nextTurn = []string{
 	"<|im_end|>\n<|im_start|>user\n<tool_response>\n{\"output\": \"ok\"}\n</tool_response><|im_end|>\n<|im_start|>assistant\nDone.",

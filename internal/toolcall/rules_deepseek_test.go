@@ -75,9 +75,9 @@ func TestRuleArgsFenceHeader(t *testing.T) {
 	}{
 		{"json header", "json\n{\"url\":\"https://example.com\"}", call{"fetch_content", `{"url":"https://example.com"}`}},
 		{"whole fence", "```json\n{\"url\":\"https://example.com\"}\n```", call{"fetch_content", `{"url":"https://example.com"}`}},
-		{"near miss: a word starting with json", "jsonnet {x}", call{"fetch_content", `{"url":"jsonnet {x}"}`}},
+		{"near miss: a word starting with json", "jsonnet {x}", call{"bash", `{"command":"jsonnet {x}"}`}},
 	} {
-		checkCalls(t, tc.label, recoverCall(t, "fetch_content", tc.args), tc.want)
+		checkCalls(t, tc.label, recoverCall(t, tc.want.name, tc.args), tc.want)
 	}
 	if got, ok := argsFenceHeader("json_pp < data.json"); ok {
 		t.Errorf("json_pp read as a fence header: %q", got)

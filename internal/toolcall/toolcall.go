@@ -443,10 +443,13 @@ func build(ts *toolset, c candidate) (*Call, *Rejection, bool) {
 		}
 		// A body that is not JSON is the value of the tool's single
 		// required string argument; broken JSON never is.
-		if t := strings.TrimSpace(a); t != "" && (t[0] == '{' || t[0] == '[' || strings.HasPrefix(t, `"{`) || argsHoldCall(t) || proseBody(t)) { // proseBody: rule_round18.go
+		if t := strings.TrimSpace(a); t != "" && (t[0] == '{' || t[0] == '[' || strings.HasPrefix(t, `"{`) || argsHoldCall(t) || proseBody(t) || bodyOpensJSON(t)) { // proseBody: rule_round18.go; bodyOpensJSON: rule_round19.go
 			return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call are not valid JSON; it was not run — send them as one JSON object with %s", name, argList(o))}, false
 		}
 		k := singleStringArg(o)
+		if notURLBody(k, a) { // rule_round19.go
+			return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call are not valid JSON; it was not run — send them as one JSON object with %s", name, argList(o))}, false
+		}
 		if k == "" {
 			return nil, &Rejection{Name: c.name, Reason: fmt.Sprintf("the arguments of your %s call must be a JSON object with %s", name, argList(o))}, false
 		}

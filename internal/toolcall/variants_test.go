@@ -30,6 +30,8 @@ var wholeReplyOnly = map[string]bool{"hermes-18h007": true, "pythonic-18h034": t
 	// MiniMax-M3's argument elements without their namespace tokens are
 	// read only as the whole reply (m3ElementsOpenerLost, rule_round8g.go).
 	"minimax_m2-i015": true,
+	// FastDeploy's <tool_call>{invalid json}</tool_call> (round 19t), as below.
+	"hermes-19t010": true,
 	// A <tool_call> block of plain words is a call attempt only as the
 	// whole reply (unreadableCallBlock, rule_round10p.go): after prose it
 	// is quoted.
