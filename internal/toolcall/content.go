@@ -192,7 +192,7 @@ func (sc *scan) at(j int) (group, bool) {
 		}
 		return sc.pyOwnLine(j)
 	}
-	if j > 0 && (isIdent(s[j-1]) || s[j-1] == '.') && !(s[j-1] == '.' && strings.HasPrefix(s[j:], "to=functions.") && strippedHarmonyReply(s)) {
+	if j > 0 && (isIdent(s[j-1]) || s[j-1] == '.') && !(s[j-1] == '.' && strings.HasPrefix(s[j:], "to=functions.") && strippedHarmonyReply(s)) && !kimiGluedToSentence(sc, j) { // rule_round20.go
 		// (A stripped harmony header glued to the end of the analysis
 		// message before it, "…first.to=functions.NAME", is read:
 		// strippedHeaderAt.)

@@ -1099,6 +1099,11 @@ func pyArgs(s, name string, p int) (candidate, int, bool) {
 	case len(positional) == 1 && len(args) == 0:
 		if str, ok := positional[0].(string); ok {
 			c.args = str
+		} else if obj, ok := positional[0].(map[string]any); ok {
+			// NAME({…}): the one positional argument is the arguments
+			// object (paren_json_args, rule_round20.go).
+			c.args = obj
+			c.notes = append(c.notes, "JSON object as the one positional argument")
 		} else {
 			c.fail, c.msg = failSyntax, "use keyword arguments (name=value)"
 		}

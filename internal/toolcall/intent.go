@@ -102,7 +102,7 @@ func notIntended(before, after string) bool {
 	before, after = norm(before), norm(after)
 	// The lead-in ends at the call, not at the fence opened for it.
 	before = strings.TrimSpace(fenceTailRe().ReplaceAllString(before, ""))
-	if notMadeEndRe().MatchString(before) || pastEndRe().MatchString(before) || pastWithEndRe().MatchString(before) {
+	if notMadeEndRe().MatchString(before) || pastEndRe().MatchString(before) || pastWithEndRe().MatchString(before) || comparedRe().MatchString(before) || callPatternRe().MatchString(before) { // comparedRe, callPatternRe: rule_round20.go
 		return true
 	}
 	for _, w := range []string{before, after} {

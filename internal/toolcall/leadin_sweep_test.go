@@ -259,7 +259,11 @@ func TestLeadInSweep(t *testing.T) {
 	var before, after []corpusCase
 	var boundBefore, boundAfter []string
 	for _, c := range cases {
-		if scoreCase(t, wrap(c, leadInControl, false)).ok {
+		if opensWithReasoningCloser(*c.Content) {
+			// A sentence written before a forced-open reasoning's closer
+			// is reasoning, not a lead-in (4 cases): the after side only.
+			boundBefore = append(boundBefore, c.ID)
+		} else if scoreCase(t, wrap(c, leadInControl, false)).ok {
 			before = append(before, c)
 		} else {
 			boundBefore = append(boundBefore, c.ID)
@@ -302,4 +306,11 @@ func TestLeadInSweep(t *testing.T) {
 	for p, n := range byPhrase {
 		t.Logf("  %3d  %q", n, p)
 	}
+}
+
+// opensWithReasoningCloser: the content starts with </think> or
+// </thinking> (thinking forced open by the template).
+func opensWithReasoningCloser(s string) bool {
+	t := strings.TrimSpace(s)
+	return strings.HasPrefix(t, "</think>") || strings.HasPrefix(t, "</thinking>")
 }

@@ -612,6 +612,10 @@ func (p *lenient) object() map[string]any {
 			}
 			return m
 		}
+		if k == "content" && identifierValue(p.s[vs:p.i]) && quotedKeyBefore(p.s, vs) { // rule_round20.go
+			p.setFail(failSyntax, "content is written as a variable name, not as the text itself in quotes")
+			return m
+		}
 		m[k] = v
 		p.ws()
 		if strings.HasPrefix(p.s[p.i:], gemmaQuote) {

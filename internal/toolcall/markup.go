@@ -403,6 +403,8 @@ func readParam(s string, p int) (kv, int, bool) {
 		// calls (rule "param_tag", round 15p); only the = form, so HTML's
 		// <param name=…> is never a parameter.
 		word = "param"
+	} else if paramNameTag(s, p) { // rule_round20.go
+		word = "param"
 	} else if !strings.HasPrefix(strings.ToLower(s[q:min(len(s), q+9)]), "parameter") {
 		return kv{}, p, false
 	}
@@ -430,7 +432,7 @@ func readParam(s string, p int) (kv, int, bool) {
 		}
 	} else {
 		t, ok := readTag(s, p)
-		if !ok || t.name != "parameter" {
+		if !ok || t.name != word {
 			return kv{}, p, false
 		}
 		key = t.attrs["name"]

@@ -334,6 +334,10 @@ func harmonyMessages(s string) []harmonyMsg {
 			switch t := harmonyTokenAt(s, x); t {
 			case "<|end|>", "<|call|>", "<|return|>", "<|start|>", "<|channel|>":
 				be, endTok = x, t
+			case "<|message|>":
+				if ls, ok := strippedHeaderLine(s, from, x); ok { // rule_round20.go
+					be, endTok = ls, "header"
+				}
 			}
 			if endTok != "" {
 				break

@@ -129,7 +129,10 @@ func googleArgs(v any) (candidate, bool) {
 // waybarrios/vllm-mlx#622, which requires the call: prefix so that prose
 // such as "see foo()" is not read). p is the '(' after the name.
 func (sc *scan) gemmaParen(start int, name string, p int) (group, bool) {
-	c, end, ok := pyArgs(sc.s, name, p)
+	c, end, ok := parenJSONArgs(sc.s, name, p) // rule_round20.go
+	if !ok {
+		c, end, ok = pyArgs(sc.s, name, p)
+	}
 	if !ok || c.fail == failSyntax {
 		if cc, e, ok2 := gemmaColonArgs(sc.s, name, p); ok2 { // rule_round3a.go
 			c, end, ok = cc, e, true

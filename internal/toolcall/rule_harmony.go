@@ -157,7 +157,7 @@ func (sc *scan) strippedHeaderAt(j int) bool {
 			if w > 0 && (s[w-1] == ' ' || s[w-1] == '\t') {
 				return strippedHarmonyReply(s)
 			}
-			return w == 0 || s[w-1] != '\n' || strippedHarmonyReply(s)
+			return w == 0 || s[w-1] != '\n' || strippedHarmonyReply(s) || headerKeepsMessageToken(s, w, j) // rule_round20.go
 		}
 	}
 	return false

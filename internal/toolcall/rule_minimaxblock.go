@@ -41,7 +41,7 @@ func (sc *scan) minimaxToolCallBlock(j int) (group, bool) {
 		c.name, c.args, c.notes = name, args, append(r.notes, "tool/args keys read")
 		return group{start: j, end: end, cands: []candidate{c}}, true
 	}
-	body := s[p:closeAt]
+	body := minimaxTypography(s[p:closeAt]) // rule_round20.go
 	h := minimaxHashHeadRe().FindStringSubmatch(body)
 	if h == nil {
 		return group{}, false
@@ -64,6 +64,13 @@ func (sc *scan) minimaxToolCallBlock(j int) (group, bool) {
 			return group{}, false
 		}
 		q += len(k[0])
+		if strings.HasPrefix(body[q:], "null") && !isIdentAt(body, q+len("null")) {
+			// --key null: the argument is absent (rule_round20.go,
+			// minimaxTypography's case); the call is corrected if it
+			// is required.
+			q += len("null")
+			continue
+		}
 		if q >= len(body) || body[q] != '"' {
 			return group{}, false
 		}

@@ -386,8 +386,10 @@ func wrapperLeadActs(t string, o int) bool {
 // interpreterMarkerRe is the start of a call to a code interpreter:
 // Llama 3.1's <|python_tag|> with raw code after it (Environment: ipython;
 // a NAME.call(…) or JSON after the tag is read elsewhere), InternLM2's
-// <|action_start|><|interpreter|> (InternLM's chat_format.md).
-var interpreterMarkerRe = lazyRegexp(`<\|python_tag\|>|<\|action_start\|>\s*<\|interpreter\|>`)
+// <|action_start|><|interpreter|> (InternLM's chat_format.md), GPT4All's
+// <javascript_interpret> around a ```javascript fence (gpt4all-chat's
+// toolcallparser.h, round 20b).
+var interpreterMarkerRe = lazyRegexp(`<\|python_tag\|>|<\|action_start\|>\s*<\|interpreter\|>|<javascript_interpret>\s*` + "```")
 
 // interpreterCall is rule "interpreter_call": the model called its
 // trained code interpreter, which mm does not have, and its code is
@@ -396,7 +398,7 @@ var interpreterMarkerRe = lazyRegexp(`<\|python_tag\|>|<\|action_start\|>\s*<\|i
 // fence or in inline code is text. The model is told the tools it has.
 // (Python code, not JSON, after the tag.)
 func interpreterCall(content string) bool {
-	if !strings.Contains(content, "<|") {
+	if !strings.Contains(content, "<|") && !strings.Contains(content, "<javascript_interpret>") {
 		return false // before the regular expression: prose stays cheap
 	}
 	loc := interpreterMarkerRe().FindStringIndex(content)

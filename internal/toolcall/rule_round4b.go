@@ -207,7 +207,7 @@ func glmBareName(content string, ts *toolset) (candidate, bool) {
 // jundot/omlx#2291: generation stopped right after the token, round 5c),
 // and Hermes' and Qwen3's <tool_call> (the stream of lmdeploy's Qwen3
 // reasoning test ends on it, round 17p: rule "lone_tool_call_opener").
-var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜tool_calls", "<|DSML|tool_calls>", "<|DSML|tool_calls", "[TOOL_CALLS]", "<tool_call>"}
+var blockOpeners = []string{"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜tool_calls", "<|DSML|tool_calls>", "<|DSML|tool_calls", "[TOOL_CALLS]", "<tool_call>", "<|tool_calls_section_begin|>"}
 
 // openerWithoutCall is rule "opener_without_call": a reply that ends with a
 // DeepSeek call-block opener and nothing after it but '<' characters

@@ -266,6 +266,27 @@ func recoverReply(in Input) Result {
 			}
 		}
 	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if cs, lead, ok := pinhookCalls(in.Content, ts); ok { // rule_round20.go
+			emitBlock(&res, ts, cs, lead, truncated)
+		} else if cs, ok := bareNameCalls(in.Content, ts); ok { // rule_round20.go
+			emitBlock(&res, ts, cs, "", truncated)
+		} else if c, ok := llama3WholeObject(in.Content, ts); ok { // rule_round20.go
+			emit(&res, ts, c, truncated)
+		} else if inner, ok := replyAsJSONString(in.Content); ok && len(in.ToolCalls) == 0 { // rule_round20.go
+			sub := in
+			sub.Content = inner
+			if r := Recover(sub); len(r.Calls) > 0 || len(r.Rejections) > 0 {
+				res.Calls, res.Rejections, res.Text = r.Calls, r.Rejections, r.Text
+			}
+		} else if inner, ok := toolTagInWrapper(in.Content, ts); ok && len(in.ToolCalls) == 0 { // rule_round20.go
+			sub := in
+			sub.Content = inner
+			if r := Recover(sub); len(r.Calls) > 0 || len(r.Rejections) > 0 {
+				res.Calls, res.Rejections, res.Text = r.Calls, r.Rejections, r.Text
+			}
+		}
+	}
 	if truncated && len(res.Calls) == 0 && len(res.Rejections) == 0 && cutCallObject(in.Content) { // rule_round13.go
 		res.Rejections = append(res.Rejections, Rejection{Truncated: true, Reason: cutReason("")})
 	}
@@ -589,7 +610,11 @@ func canonical(raw json.RawMessage) string {
 
 // structuredCandidates reads one server tool call.
 func structuredCandidates(rc RawCall, ts *toolset) []candidate {
+	rc, shifted := r1LayoutShifted(rc, ts) // rule_round20.go
 	c := candidate{id: rc.ID, name: rc.Name}
+	if shifted {
+		c.notes = append(c.notes, "DeepSeek R1's layout read one field off")
+	}
 	text := strings.TrimSpace(rc.Arguments)
 	if ts.resolve(rc.Name) == "" && !strings.Contains(rc.Name, "<arg_key>") {
 		if n := ts.nameInMarkup(rc.Name); n != "" { // names.go

@@ -82,7 +82,13 @@ var wholeReplyOnly = map[string]bool{"hermes-18h007": true, "pythonic-18h034": t
 	// indented code.
 	"bare_json-17h024": true, "bare_json-17h025": true, "hermes-17h026": true,
 	// Red team 17r: the same shapes.
-	"qwen3-17r019": true, "qwen3-17r020": true}
+	"qwen3-17r019": true, "qwen3-17r020": true,
+	// Round 20: bare NAME{…} calls (bareNameCalls), the Llama 3 object
+	// with an unknown name (llama3WholeObject), a reply that is one JSON
+	// string literal (replyAsJSONString) and a tool's element inside a
+	// call wrapper (toolTagInWrapper) are read only as the whole reply
+	// (rule_round20.go): in prose they are quoted or data.
+	"mistral-20b017": true, "multi_call-20b018": true, "bare_json-20d002": true, "llama3-20c002": true, "bare_json-20c028": true, "hermes-20d015": true}
 
 // TestCorpusVariants checks that the rules hold beyond the exact strings
 // of the corpus: every text case keeps its outcome with a sentence before
