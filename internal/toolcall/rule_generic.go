@@ -193,6 +193,14 @@ func plainFenceRegions(s string) []region {
 	return out
 }
 
+// codeSpans are the parts of s a reader of special-token formats leaves
+// alone: fences of any kind (labelled or plain) and inline code spans
+// outside them, merged.
+func codeSpans(s string) []region {
+	code := append(codeRegions(s), plainFenceRegions(s)...)
+	return mergeRegions(append(code, inlineCodeRegions(blank(s, code))...))
+}
+
 // genericSlot is where a tool's name was found: at is the start of the
 // markup that names it, args where its arguments may begin.
 type genericSlot struct {

@@ -28,8 +28,7 @@ func qwenAgentCalls(s string, ts *toolset) ([]candidate, string, bool) {
 	if first < 0 {
 		return nil, "", false
 	}
-	code := append(codeRegions(s), plainFenceRegions(s)...)
-	skip := mergeRegions(append(append(reasoningRegions(s), code...), inlineCodeRegions(blank(s, code))...))
+	skip := mergeRegions(append(reasoningRegions(s), codeSpans(s)...))
 	if inRegions(skip, first) || notIntended(sentenceBefore(s, 0, first), "") {
 		return nil, "", false
 	}

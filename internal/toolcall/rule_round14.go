@@ -38,8 +38,7 @@ func kimiK3Calls(s string, ts *toolset) ([]candidate, string, bool) {
 		s = s[:first] + xtmlOpen + "tools" + xtmlSep + xtmlOpen + "call " + s[first+len(xtmlOpen+"toolscall "):]
 		first += len(xtmlOpen + "tools" + xtmlSep)
 	}
-	code := append(codeRegions(s), plainFenceRegions(s)...)
-	if inRegions(mergeRegions(append(code, inlineCodeRegions(blank(s, code))...)), first) {
+	if inRegions(codeSpans(s), first) {
 		return nil, "", false
 	}
 	tools := strings.LastIndex(s[:first], xtmlOpen+"tools"+xtmlSep)

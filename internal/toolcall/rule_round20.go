@@ -70,8 +70,7 @@ func pinhookCalls(s string, ts *toolset) ([]candidate, string, bool) {
 	if first < 0 {
 		return nil, "", false
 	}
-	code := append(codeRegions(s), plainFenceRegions(s)...)
-	if inRegions(mergeRegions(append(code, inlineCodeRegions(blank(s, code))...)), first) {
+	if inRegions(codeSpans(s), first) {
 		return nil, "", false
 	}
 	body := s[first+len("<function>"):]
@@ -270,6 +269,9 @@ func aloneInActedFence(s string, q, end int) bool {
 // <param name=… value=…> is a void element: only a tag whose </param>
 // closer follows, before the next <param, is an argument.
 func paramNameTag(s string, p int) bool {
+	if !strings.HasPrefix(s[p:], "<param ") {
+		return false
+	}
 	t, ok := readTag(s, p)
 	if !ok || t.name != "param" || t.attrs["name"] == "" {
 		return false
