@@ -78,10 +78,22 @@ func TestTUICompact(t *testing.T) {
 	)
 	s := startTUI(t, dir, srv, noUserConfig(t), "-c", cfg)
 	s.wait("Ctrl-D quits")
+	// Each question is sent once the turn before it has ended (its
+	// summary on the status row): a line sent while a turn runs stops it,
+	// and under load the answer's text shows before its turn ends.
+	turnEnded := func(what, before string) string {
+		s.waitFor(what, func(string) bool {
+			st := s.statusRow()
+			return strings.Contains(st, "in / ") && st != before
+		})
+		return s.statusRow()
+	}
 	s.send("q1\r")
 	s.wait("a1 with the details")
+	first := turnEnded("the end of q1's turn", "")
 	s.send("q2\r")
 	s.wait("a2")
+	turnEnded("the end of q2's turn", first)
 	s.send("/compact\r")
 	s.waitFor("the status of /compact", func(string) bool { return strings.Contains(s.statusRow(), "Compressing the conversation") })
 	s.send("q3")
