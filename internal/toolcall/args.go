@@ -229,6 +229,10 @@ func normalizeArgs(toolName string, o *objSchema, args map[string]any, xml bool)
 }
 
 func (n *normalizer) object(o *objSchema, args map[string]any, xml, top bool) map[string]any {
+	if inner, ok := propertiesWrapped(o, args); ok && top { // rule_round21.go
+		args = inner
+		n.note("arguments unwrapped from properties")
+	}
 	keys := make([]string, 0, len(args))
 	for k := range args {
 		keys = append(keys, k)
@@ -289,6 +293,9 @@ func (n *normalizer) object(o *objSchema, args map[string]any, xml, top bool) ma
 		}
 		cv, ok := n.coerce(o.props[name], name, v, xml)
 		if !ok {
+			if top {
+				n.alsoMissing(o, out) // rule_round21.go
+			}
 			return out
 		}
 		out[name] = cv

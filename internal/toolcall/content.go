@@ -177,6 +177,9 @@ func (sc *scan) at(j int) (group, bool) {
 	case '[':
 		return sc.bracket(j)
 	case '{':
+		if g, ok := sc.gemmaBareBodyAt(j); ok { // rule_round21.go
+			return g, ok
+		}
 		if g, ok := sc.functionaryBare(j); ok {
 			return g, ok
 		}
@@ -213,7 +216,7 @@ func (sc *scan) at(j int) (group, bool) {
 		}
 	case strings.HasPrefix(s[j:], "functions."):
 		return sc.strippedKimi(j)
-	case strings.HasPrefix(s[j:], "call:") && gemmaStrippedAt(s, j):
+	case strings.HasPrefix(s[j:], "call:") && (gemmaStrippedAt(s, j) || gemmaNextCallAt(s, j)): // gemmaNextCallAt: rule_round21.go
 		return sc.gemma(j, j, false)
 	case strings.HasPrefix(s[j:], "tool_code"):
 		return sc.toolCodeAssign(j)
@@ -539,7 +542,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 		lastEnd := sc.groups[last].end
 		before := sentenceBefore(prose, prev, sc.groups[first].start)
 		after := sentenceAfter(prose, min(lastEnd, len(sc.s)), max(next, lastEnd))
-		if notIntended(before, after) || leadDescribesBlock(sentenceBefore(prose, prev, markupRunStart(prose, prev, sc.groups[first].start))) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) || shownRedTeam9(prose, sc.groups[first].start, before) || shownRedTeam10(prose, sc.groups[first].start, lastEnd) || shownRedTeam12(prose, sc.groups[first].start, before) { // shownRedTeam9: rule_redteam9.go; shownRedTeam10: rule_redteam10.go
+		if notIntended(before, after) || leadDescribesBlock(sentenceBefore(prose, prev, markupRunStart(prose, prev, sc.groups[first].start))) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) || shownRedTeam9(prose, sc.groups[first].start, before) || shownRedTeam10(prose, sc.groups[first].start, lastEnd) || shownRedTeam12(prose, sc.groups[first].start, before) || shownRound21(prose, prev, sc.groups[first].start, before, after) { // shownRound21: rule_round21.go; shownRedTeam9: rule_redteam9.go; shownRedTeam10: rule_redteam10.go
 			if last == len(sc.groups)-1 {
 				sc.shownEnd = lastEnd
 			}

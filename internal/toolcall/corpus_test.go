@@ -402,6 +402,11 @@ func TestCorpusProvenance(t *testing.T) {
 		if c.Content == nil && len(c.ToolCalls) == 0 {
 			t.Errorf("%s: neither content nor tool_calls", where)
 		}
+		for _, tc := range c.ToolCalls {
+			if tc.Name != "" {
+				t.Errorf("%s: a tool_calls entry with name outside function is not what a server sends", where)
+			}
+		}
 	}
 }
 

@@ -170,6 +170,7 @@ func langChainShape(m map[string]any) bool {
 // beside other text, stays data, as round 3a decided (functionKeyCall).
 func functionKeyReply(s string, q, end int, v any, ts *toolset) (any, bool) {
 	m, ok := v.(map[string]any)
+	end = afterStrayBraces(s, end)                                                                                                   // rule_round21.go
 	if !ok || len(m) != 2 || (strings.TrimSpace(s[:q]) != "" || strings.TrimSpace(s[end:]) != "") && !aloneInActedFence(s, q, end) { // rule_round20.go
 		return v, false
 	}

@@ -147,7 +147,7 @@ func (sc *scan) strippedHeaderAt(j int) bool {
 		w--
 	}
 	word := strings.ToLower(s[w:k])
-	for _, h := range []string{"commentary", "analysis", "assistant"} {
+	for _, h := range []string{"commentary", "analysis", "assistant", "final"} {
 		if strings.HasSuffix(word, h) {
 			// A header word opening a line under prose is pasted text,
 			// and so is one after a space in a sentence ("the header

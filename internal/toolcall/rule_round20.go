@@ -255,8 +255,11 @@ func aloneInActedFence(s string, q, end int) bool {
 	before := strings.TrimRight(s[:q], " \t\r\n")
 	ls := strings.LastIndexByte(before, '\n')
 	fence := strings.TrimSpace(before[ls+1:])
-	if ls < 0 || (fence != "```" && fence != "```json") || strings.TrimSpace(s[end:]) != "```" {
+	if (fence != "```" && fence != "```json") || strings.TrimSpace(s[end:]) != "```" {
 		return false
+	}
+	if ls < 0 || strings.TrimSpace(before[:ls]) == "" {
+		return true // the fence is the whole reply (rule_round21.go: fenced_whole_reply)
 	}
 	lead := before[:ls]
 	return strings.Count(lead, "```") == 0 && modelActs(lead) && !notIntended(lead, "")

@@ -110,7 +110,7 @@ func m3Body(body string) (string, bool) {
 		if c < 0 {
 			return "", false
 		}
-		b.WriteString(`<parameter name="` + k + `">` + body[g+1:g+1+c] + "</parameter>")
+		b.WriteString(`<parameter name="` + k + `">` + m3NestedValue(body[g+1:g+1+c]) + "</parameter>") // m3NestedValue: rule_round21.go
 		body = body[g+1+c+len("</"+k+">"):]
 		n++
 	}

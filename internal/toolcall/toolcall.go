@@ -108,7 +108,8 @@ func recoverReply(in Input) Result {
 		in.Content = c
 		truncated = false // the token limit cut a copy, not the call kept
 	}
-	in.Content = glmSecondOpener(minimaxNamespace(m3LeadingThinkClosers(minimaxAnglesLost(functionGemma(gemmaStrayChannel(step3Steptml(in.Content))), ts))), ts) // gemmaStrayChannel: rule_round7e.go; step3Steptml: rule_round11s.go; m3LeadingThinkClosers: rule_round12q.go
+	written := in.Content
+	in.Content = glmSecondOpener(minimaxNamespace(m3LeadingThinkClosers(minimaxAnglesLost(functionGemma(gemmaStrayChannel(step3Steptml(round21Rewrites(in.Content, ts)))), ts))), ts) // gemmaStrayChannel: rule_round7e.go; step3Steptml: rule_round11s.go; m3LeadingThinkClosers: rule_round12q.go; round21Rewrites: rule_round21.go
 
 	for _, rc := range mergeFragmentCalls(in.ToolCalls) { // rule_round17.go
 		rc.Name = glmSecondOpener(rc.Name, ts)
@@ -116,10 +117,11 @@ func recoverReply(in Input) Result {
 			continue
 		}
 		for _, c := range structuredCandidates(rc, ts) {
-			emit(&res, ts, c, truncated)
+			emit(&res, ts, dsmlCloserArgs(c), truncated) // rule_round21.go
 		}
 	}
 
+	fromServer := len(res.Calls)
 	res.Text = in.Content
 	glimmer, gtext, gok := glimmerMessages(in.Content, ts) // rule_round15.go
 	if !gok {
@@ -146,7 +148,7 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content) || otherWrapperEmpty(in.Content)) { // otherWrapperEmpty: rule_round18.go // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || callBegunNoName(written) || toolCallsNoName(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content) || otherWrapperEmpty(in.Content)) { // otherWrapperEmpty: rule_round18.go // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -287,12 +289,21 @@ func recoverReply(in Input) Result {
 			}
 		}
 	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if c, ok := selfClosingToolAttrs(in.Content, ts); ok { // rule_round21.go
+			emitBlock(&res, ts, []candidate{c}, "", truncated)
+		} else if cs, text, ok := functionaryV2Calls(in.Content, ts); ok { // rule_round21.go
+			emitBlock(&res, ts, cs, text, truncated)
+		}
+	}
 	if truncated && len(res.Calls) == 0 && len(res.Rejections) == 0 && cutCallObject(in.Content) { // rule_round13.go
 		res.Rejections = append(res.Rejections, Rejection{Truncated: true, Reason: cutReason("")})
 	}
-	res.Calls = dedupe(res.Calls)
+	res.Calls = dedupeWritten(res.Calls, fromServer) // rule_round21.go
 	if len(res.Calls) > 0 {
 		res.Text = danglingOpener(res.Text)
+	} else if len(res.Rejections) == 0 && in.Content != written {
+		res.Text = written // markup spelled anew for the readers, and no call in it: the reply as written
 	}
 	return res
 }

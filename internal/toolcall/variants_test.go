@@ -25,7 +25,15 @@ import (
 // stripped name attributes only as the whole reply (stripped_name_attrs),
 // and DeepSeek-R1 blocks indented eight spaces are a Markdown code block
 // once a paragraph stands before them.
-var wholeReplyOnly = map[string]bool{"hermes-18h007": true, "pythonic-18h034": true, "pythonic-18r025": true, "minicpm-18t003": true, "deepseek_r1-18p022": true, "deepseek_r1-18p023": true, "deepseek_r1-18p025": true, "bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
+var wholeReplyOnly = map[string]bool{
+	// Round 21: stripped harmony headers (openclaw's standalone blocks),
+	// Functionary v2's framing opening the reply, a reply that is only a
+	// call begun ({" or Grok's bare opener), a {"toolCalls"} envelope, a
+	// self-closing tool element and a {"tool", "arguments"} fence with
+	// nothing around it are read only as the whole reply (rule_round21.go).
+	"gpt_oss-21d018": true, "gpt_oss-21d020": true, "gpt_oss-21d021": true, "gpt_oss-21d022": true, "gpt_oss-21d023": true,
+	"functionary-21c020": true, "bare_json-21c008": true, "xai_xml-21b004": true, "bare_json-21b013": true, "cline_xml-21b010": true, "fenced_json-21b018": true,
+	"hermes-18h007": true, "pythonic-18h034": true, "pythonic-18r025": true, "minicpm-18t003": true, "deepseek_r1-18p022": true, "deepseek_r1-18p023": true, "deepseek_r1-18p025": true, "bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
 	"gpt_oss-e003": true, "gemma-e003": true,
 	// MiniMax-M3's argument elements without their namespace tokens are
 	// read only as the whole reply (m3ElementsOpenerLost, rule_round8g.go).
