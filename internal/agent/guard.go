@@ -35,6 +35,9 @@ var callMarkers = []string{
 	// Round 18: CodeAct's action, Gorilla's marker, Xing's pairs,
 	// InternLM's action token.
 	"<execute_bash>", "<<function>>", "<param_key>", "<|action_start|>",
+	// Round 21: K2 Horizon's namespaced markup, Grok's call element,
+	// Functionary v2's framing tokens.
+	"<ifm|tool_call", "<xai:function_call", "<|from|>", "<|recipient|>",
 	// Cline's and Roo Code's format: the tool's name as a tag, for mm's
 	// own tools and Cline's names for the same work. A tag is rarer in
 	// prose than a ```json fence, which is held already; a held answer
