@@ -521,12 +521,15 @@ func afterStrayBraces(s string, end int) int {
 // in a row is a model looping, and runs once.
 func dedupeWritten(calls []Call, fromServer int) []Call {
 	fromServer = min(fromServer, len(calls))
+	if len(calls) < 2 || fromServer == len(calls) {
+		return dedupe(calls) // nothing written in the text to compare
+	}
 	server := dedupe(calls[:fromServer])
 	seen := map[string]bool{}
 	for _, c := range server {
 		seen[c.Name+"\x00"+canonical(c.Arguments)] = true
 	}
-	out := server
+	out := append(make([]Call, 0, len(calls)), server...)
 	prev := ""
 	for _, c := range calls[fromServer:] {
 		k := c.Name + "\x00" + canonical(c.Arguments)
