@@ -589,6 +589,9 @@ func (n *normalizer) coerce(p propSchema, name string, v any, xml bool) (any, bo
 			if dv, ok := decodeText(s); ok {
 				n.note(name + " decoded from a JSON string")
 				v = dv
+			} else if dv, ok := m3NestedValue(s, xml); ok { // rule_round21.go
+				n.note(name + " read from its child elements")
+				v = dv
 			}
 		}
 		if m, ok := v.(map[string]any); ok && (p.items != nil || p.itemType == "object") {
@@ -628,6 +631,9 @@ func (n *normalizer) coerce(p propSchema, name string, v any, xml bool) (any, bo
 		if s, ok := v.(string); ok {
 			if dv, ok := decodeText(s); ok {
 				n.note(name + " decoded from a JSON string")
+				v = dv
+			} else if dv, ok := m3NestedValue(s, xml); ok { // rule_round21.go
+				n.note(name + " read from its child elements")
 				v = dv
 			}
 		}

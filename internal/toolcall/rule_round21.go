@@ -12,14 +12,78 @@ import (
 
 // round21Rewrites spells five formats' markup the way a reader already
 // reads it, before the content is scanned. Each rewrite is exact: it
-// changes only its own format's tokens, so text without them is returned
-// unchanged (and the reply's own text is shown when nothing is found:
-// recoverReply).
+// changes only its own format's tokens, and only in the blocks that lead
+// the reply (leadingBlocks): markup quoted inside another call's value (a
+// file that documents the format) is left as written, and so is the text
+// the user sees when nothing is found (recoverReply).
 func round21Rewrites(s string, ts *toolset) string {
 	if !strings.Contains(s, "<") {
 		return s
 	}
 	return xaiFunctionCall(gemmaCollapsedOpener(functionUnderscoreName(minicpmCollapsedAttrs(ifmNamespace(s)), ts)))
+}
+
+// leadingBlocks finds the blocks of one format that lead the reply: each
+// opens where only prose stands before it (no '<', '{' or '[' since the
+// reply's start or the block before), at a line's start when lineStart,
+// and ends after its closer (or at the end of the text). open reports
+// the length of an opener at s[i], 0 for none.
+func leadingBlocks(s, marker string, open func(s string, i int) int, closer string, lineStart bool) []region {
+	var out []region
+	for p := 0; p < len(s); {
+		k := strings.Index(s[p:], marker)
+		if k < 0 {
+			break
+		}
+		i := p + k
+		before := s[p:i]
+		if r := strings.LastIndex(before, "</think>"); r >= 0 {
+			before = before[r+len("</think>"):] // reasoning before the reply
+		}
+		if strings.ContainsAny(strings.NewReplacer("<tool_call>", "", "<tool_calls>", "").Replace(before), "<{[") {
+			break // other markup before it: this may be quoted inside it
+		}
+		if lineStart {
+			b := i
+			for b > 0 && (s[b-1] == ' ' || s[b-1] == '\t') {
+				b--
+			}
+			if b > 0 && s[b-1] != '\n' {
+				break
+			}
+		}
+		n := open(s, i)
+		if n == 0 {
+			break
+		}
+		e := len(s)
+		if c := strings.Index(s[i+n:], closer); c >= 0 {
+			e = i + n + c + len(closer)
+		}
+		out = append(out, region{i, e})
+		p = e
+	}
+	return out
+}
+
+// rewriteBlocks applies f to each block of s, the rest kept as it is.
+func rewriteBlocks(s string, blocks []region, f func(string) string) string {
+	if len(blocks) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, r := range blocks {
+		b.WriteString(s[last:r.start])
+		b.WriteString(f(s[r.start:r.end]))
+		last = r.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func fixedOpener(op string) func(string, int) int {
+	return func(s string, i int) int { return len(op) }
 }
 
 // ifmNamespace is rule "k2_horizon_ifm": K2 Horizon writes GLM's markup
@@ -31,21 +95,28 @@ func round21Rewrites(s string, ts *toolset) string {
 // the call tags). Without the namespace it is GLM's markup (the type is a
 // hint the schema already gives) or a wrapped JSON call.
 func ifmNamespace(s string) string {
-	if !strings.Contains(s, "<ifm|tool_call") {
+	const op = "<ifm|tool_call"
+	if !strings.Contains(s, op) {
 		return s
 	}
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "</ifm|", "</"), "<ifm|", "<")
-	for {
-		i := strings.Index(s, "<arg_type>")
-		if i < 0 {
-			return s
-		}
-		e := strings.Index(s[i:], "</arg_type>")
-		if e < 0 {
-			return s
-		}
-		s = s[:i] + s[i+e+len("</arg_type>"):]
+	closer := "</ifm|tool_calls>"
+	if !strings.Contains(s, closer) {
+		closer = "</ifm|tool_call>"
 	}
+	return rewriteBlocks(s, leadingBlocks(s, op, fixedOpener(op), closer, false), func(b string) string {
+		b = strings.ReplaceAll(strings.ReplaceAll(b, "</ifm|", "</"), "<ifm|", "<")
+		for {
+			i := strings.Index(b, "<arg_type>")
+			if i < 0 {
+				return b
+			}
+			e := strings.Index(b[i:], "</arg_type>")
+			if e < 0 {
+				return b
+			}
+			b = b[:i] + b[i+e+len("</arg_type>"):]
+		}
+	})
 }
 
 // minicpmCollapsedAttrs is rule "minicpm_collapsed_attr": MiniCPM 5's
@@ -54,40 +125,68 @@ func ifmNamespace(s string) string {
 // in its place (aphrodite-engine's minicpm5xml parser accepts both:
 // test_collapsed_tags_current_weather, test_tokenizer_space_marker).
 func minicpmCollapsedAttrs(s string) string {
-	if !strings.Contains(s, "name=") {
+	if !strings.Contains(s, "<function") || !strings.Contains(s, "name=") {
 		return s
 	}
-	for _, tag := range []string{"function", "param"} {
-		for _, sep := range []string{"", "Ġ"} {
-			s = strings.ReplaceAll(s, "<"+tag+sep+`name="`, "<"+tag+` name="`)
+	open := func(s string, i int) int {
+		for _, op := range []string{`<functionname="`, `<functionĠname="`} {
+			if strings.HasPrefix(s[i:], op) {
+				return len(op)
+			}
 		}
+		return 0
 	}
-	return s
+	return rewriteBlocks(s, leadingBlocks(s, "<function", open, "</function>", false), func(b string) string {
+		for _, tag := range []string{"function", "param"} {
+			for _, sep := range []string{"", "Ġ"} {
+				b = strings.ReplaceAll(b, "<"+tag+sep+`name="`, "<"+tag+` name="`)
+			}
+		}
+		return b
+	})
 }
 
 // functionUnderscoreName is rule "function_underscore_name": Qwen3-Coder's
 // <function=NAME> drifted to <function_NAME> (opencode's
 // tool-call-leak.test.ts, a capture from vLLM with Qwen3.6-27B). Read as
-// <function=NAME> only for a declared tool's name followed by a
-// <parameter= tag, the format's own next token.
+// <function=NAME> only at a line's start, for a declared tool's name
+// followed by a <parameter=K> tag of one of that tool's arguments, the
+// format's own next token, on its own line.
 func functionUnderscoreName(s string, ts *toolset) string {
 	const op = "<function_"
-	for i := 0; ; {
-		k := strings.Index(s[i:], op)
-		if k < 0 {
-			return s
-		}
-		k += i
-		ns := k + len(op)
+	if !strings.Contains(s, op) {
+		return s
+	}
+	open := func(s string, i int) int {
+		ns := i + len(op)
 		e := ns
 		for e < len(s) && (isIdent(s[e]) || s[e] == '-') {
 			e++
 		}
-		if e < len(s) && s[e] == '>' && ts.exactTool(s[ns:e]) != "" && strings.HasPrefix(s[skipSpace(s, e+1):], "<parameter=") {
-			s = s[:k] + "<function=" + s[ns:]
+		name := ""
+		if e < len(s) && s[e] == '>' {
+			name = ts.exactTool(s[ns:e])
 		}
-		i = k + 1
+		if name == "" {
+			return 0
+		}
+		q := skipSpace(s, e+1)
+		if !strings.HasPrefix(s[q:], "<parameter=") {
+			return 0
+		}
+		k := q + len("<parameter=")
+		ke := strings.IndexByte(s[k:], '>')
+		if ke < 0 || !ts.schema(name).has(s[k:k+ke]) {
+			return 0
+		}
+		if r := k + ke + 1; r < len(s) && s[r] != '\n' && s[r] != '\r' {
+			return 0 // the value on the tag's line: a sentence, not the layout
+		}
+		return len(op)
 	}
+	return rewriteBlocks(s, leadingBlocks(s, op, open, "</function>", true), func(b string) string {
+		return "<function=" + b[len(op):]
+	})
 }
 
 // gemmaCollapsedOpener is rule "gemma_collapsed_opener": Gemma 4's
@@ -95,36 +194,42 @@ func functionUnderscoreName(s string, ts *toolset) string {
 // to <tool_call:NAME{ (nicedreamzapp/claude-code-local#45: an abliterated
 // Gemma 4 31B), or with a bare ':' for "call:" (vllm-project/vllm#53431,
 // which vLLM's gemma4 parser now accepts), and a stray '>' after the
-// closing brace. Only a NAME followed by its '{' is rewritten.
+// closing brace. Only a NAME followed by its '{' is rewritten; the
+// collapsed opener, no special token, only at a line's start.
 func gemmaCollapsedOpener(s string) string {
 	if !strings.Contains(s, "<tool_call:") && !strings.Contains(s, "<|tool_call>:") {
 		return s
 	}
-	var b strings.Builder
-	for {
-		i, n := strings.Index(s, "<tool_call:"), len("<tool_call:")
-		if j := strings.Index(s, "<|tool_call>:"); j >= 0 && (i < 0 || j < i) {
-			i, n = j, len("<|tool_call>:")
-		}
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		e := i + n
+	nameBrace := func(s string, e int) bool {
+		b := e
 		for e < len(s) && (isIdent(s[e]) || s[e] == '.' || s[e] == '-') {
 			e++
 		}
-		if e == i+n || e >= len(s) || s[e] != '{' {
-			b.WriteString(s[:i+1])
-			s = s[i+1:]
-			continue
-		}
-		b.WriteString(s[:i] + "<|tool_call>call:" + s[i+n:e])
-		s = s[e:]
-		if c := strings.Index(s, "}><tool_call|>"); c >= 0 && !strings.Contains(s[:c], "<tool_call|>") {
-			s = s[:c+1] + s[c+2:]
+		return e > b && e < len(s) && s[e] == '{'
+	}
+	fix := func(op string) func(string) string {
+		return func(b string) string {
+			b = "<|tool_call>call:" + b[len(op):]
+			if c := strings.Index(b, "}><tool_call|>"); c >= 0 {
+				b = b[:c+1] + b[c+2:]
+			}
+			return b
 		}
 	}
+	for _, f := range []struct {
+		op        string
+		lineStart bool
+	}{{"<tool_call:", true}, {"<|tool_call>:", false}} {
+		op := f.op
+		open := func(s string, i int) int {
+			if nameBrace(s, i+len(op)) {
+				return len(op)
+			}
+			return 0
+		}
+		s = rewriteBlocks(s, leadingBlocks(s, op, open, "<tool_call|>", f.lineStart), fix(op))
+	}
+	return s
 }
 
 // xaiFunctionCall is rule "xai_function_call": Grok's native call markup,
@@ -132,13 +237,16 @@ func gemmaCollapsedOpener(s string) string {
 // </xai:function_call>, leaked into the content (claudish's analysis of
 // Grok Code Fast logs). It is Anthropic's invoke element under another
 // name, and is read as one; an opener with no name is a call that names
-// no tool (xaiNoName).
+// no tool (callBegunNoName).
 func xaiFunctionCall(s string) string {
-	if !strings.Contains(s, "xai:function_call") {
+	const op = "<xai:function_call "
+	if !strings.Contains(s, op) {
 		return s
 	}
-	s = strings.ReplaceAll(s, "<xai:function_call ", "<invoke ")
-	return strings.ReplaceAll(s, "</xai:function_call>", "</invoke>")
+	return rewriteBlocks(s, leadingBlocks(s, op, fixedOpener(op), "</xai:function_call>", false), func(b string) string {
+		b = "<invoke " + b[len(op):]
+		return strings.ReplaceAll(b, "</xai:function_call>", "</invoke>")
+	})
 }
 
 // callBegunNoName is rule "call_begun_no_name": a reply that is only the
@@ -191,18 +299,36 @@ func (sc *scan) gemmaBareBodyAt(j int) (group, bool) {
 	return sc.nameThenJSON(ns, ns, j, j, "gemma NAME{…} without its opener")
 }
 
-// selfClosingToolAttrs is rule "self_closing_tool_attrs": the whole reply
-// one self-closing element named after a declared tool, its arguments as
-// attributes (<bash command="ls -l" />: g0t4/ask-openai.nvim's log of
-// qwen2.5-coder over Ollama). Every attribute must be one of the tool's
-// arguments; a reply with anything else around the element is not read.
-func selfClosingToolAttrs(content string, ts *toolset) (candidate, bool) {
+// selfClosingToolAttrs is rule "self_closing_tool_attrs": a reply made of
+// self-closing elements named after declared tools, one per line, their
+// arguments as attributes (<bash command="ls -l" />: g0t4/ask-openai.nvim's
+// log of qwen2.5-coder over Ollama). Every attribute must be one of the
+// tool's arguments, and its value is read as XML writes an attribute
+// (&quot; is '"'); a reply with anything else around the elements is not
+// read.
+func selfClosingToolAttrs(content string, ts *toolset) ([]candidate, bool) {
 	t := strings.TrimSpace(content)
 	if !strings.HasPrefix(t, "<") || !strings.HasSuffix(t, "/>") {
-		return candidate{}, false
+		return nil, false
 	}
+	var cs []candidate
+	for _, line := range strings.Split(t, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		c, ok := selfClosingLine(line, ts)
+		if !ok {
+			return nil, false
+		}
+		cs = append(cs, c)
+	}
+	return cs, len(cs) > 0
+}
+
+func selfClosingLine(t string, ts *toolset) (candidate, bool) {
 	tg, ok := readTag(t, 0)
-	if !ok || tg.close || tg.end != len(t) || len(tg.attrs) == 0 {
+	if !ok || tg.close || tg.end != len(t) || !strings.HasSuffix(t, "/>") || len(tg.attrs) == 0 {
 		return candidate{}, false
 	}
 	name := ts.exactTool(tg.name)
@@ -215,7 +341,7 @@ func selfClosingToolAttrs(content string, ts *toolset) (candidate, bool) {
 		if !sch.has(k) {
 			return candidate{}, false
 		}
-		args[k] = v
+		args[k] = xmlEntityReplacer.Replace(v)
 	}
 	return candidate{name: name, args: args, xml: true, fromText: true, format: "self-closing <NAME attr=…/>", notes: []string{"arguments read from the tag's attributes"}}, true
 }
@@ -235,6 +361,12 @@ func functionaryV2Calls(s string, ts *toolset) ([]candidate, string, bool) {
 	var cs []candidate
 	var text []string
 	for _, m := range strings.Split(t, from) {
+		// A transcript's other turns (<|from|>user, a tool's result
+		// <|from|>bash) make the whole a conversation shown, not this
+		// reply's calls.
+		if role, _, _ := strings.Cut(m, "\n"); strings.TrimSpace(m) != "" && strings.HasPrefix(t, from) && strings.TrimSpace(role) != "assistant" {
+			return nil, "", false
+		}
 		r := strings.Index(m, rcpt)
 		c := strings.Index(m, cont)
 		if r < 0 || c < r {
@@ -274,19 +406,15 @@ func functionaryV2Calls(s string, ts *toolset) ([]candidate, string, bool) {
 // m3NestedValue is rule "m3_nested_elements": MiniMax-M3 writes an array
 // argument as <NAME><item>…</item>…</NAME> and an object as its fields'
 // elements (aphrodite-engine's minimax_m3 parser,
-// test_non_streaming_nested_tool_call). A value made only of such child
-// elements is written as the JSON it stands for; the schema's coercion
-// then types its leaves. Anything else stays the text it is.
-func m3NestedValue(v string) string {
-	x, ok := m3Children(strings.TrimSpace(v), 0)
-	if !ok {
-		return v
+// test_non_streaming_nested_tool_call). Read only for an argument whose
+// schema wants an array or an object, from XML-style markup, and only
+// when the value is made of such child elements alone: a string argument
+// (a file's XML or HTML) is never turned into JSON.
+func m3NestedValue(v string, xml bool) (any, bool) {
+	if !xml {
+		return nil, false
 	}
-	b, err := json.Marshal(x)
-	if err != nil {
-		return v
-	}
-	return string(b)
+	return m3Children(strings.TrimSpace(v), 0)
 }
 
 func m3Children(body string, depth int) (any, bool) {
@@ -347,7 +475,10 @@ func dsmlCloserTail(v string) (string, bool) {
 	if !ok {
 		return v, false
 	}
-	if rest := strings.TrimSuffix(v[q:], ">"); rest != "parameter" {
+	// Only the partial closer a streaming regexp lets through, with no
+	// '>' and after some value: "</｜DSML｜parameter>" whole, or a value
+	// that is nothing else, may be a file's own text.
+	if v[q:] != "parameter" || strings.TrimSpace(v[:i]) == "" {
 		return v, false
 	}
 	return v[:i], true
@@ -441,6 +572,11 @@ func toolCallsNoName(s string) bool {
 		if _, has := e["name"]; has {
 			return false
 		}
+		for _, k := range []string{"status", "exitCode", "exit_code", "stdout", "output", "result", "error"} {
+			if _, has := e[k]; has {
+				return false // a record of calls made: data
+			}
+		}
 		if _, has := e["function"]; has {
 			return false
 		}
@@ -468,31 +604,60 @@ func (n *normalizer) alsoMissing(o *objSchema, out map[string]any) {
 var (
 	// illustrationRe: the paragraph that leads into the markup says it is
 	// an example not to be run (qwen-code's xml-tool-call-fallback test:
-	// "a documentation example … You should never execute these examples
-	// directly. They are for illustration purposes only.").
-	illustrationRe = lazyRegexp(`(?i)\b(for illustration( purposes)?( only)?|for illustrative purposes|(a |an )?(documentation|illustrative) examples?|(never|not|n't) (execute|run|call) (these|this|the|such) examples?)\b`)
+	// "This is a documentation example … You should never execute these
+	// examples directly. They are for illustration purposes only."). Not
+	// the words as a topic ("the documentation examples in README.md").
+	illustrationRe = lazyRegexp(`(?i)(\bfor illustration( purposes)?( only)?\b|\bfor illustrative purposes\b|(\bnever|\bnot|n't) (execute|run|call) (these|such) examples\b|\bthis is (a|an) (documentation|illustrative) example\b)`)
 	// parserAcceptsRe: the lead-in says what a parser, template or
 	// grammar accepts or expects ("Your parser only accepts the
 	// documented spelling:"): the markup after it is that spelling shown.
 	parserAcceptsRe = lazyRegexp(`(?i)\b(parsers?|templates?|grammars?|regex(es)?|patterns?|spellings?)\b[^.!?\n]{0,60}\b(accepts?|expects?|requires?|recogni[sz]es|matches|handles|understands)\b`)
 	// continuesRe: the words after the markup carry on the sentence that
 	// led into it, in lower case ("…the documented spelling: ``` … ```
-	// but the 31B writes … instead", "Grok leaks this: ``` … ``` when
-	// streaming."): a spelling compared or a fault described, not a step
-	// taken. Only conjunctions and prepositions count: "then I'll check
-	// it" after a call is the model's next step.
-	continuesRe = lazyRegexp(`^(but|whereas|while|versus|vs\.?|when|whenever|instead|because|since|in|on|from|into|inside|within|with|without|under)\s`)
+	// but the 31B writes … instead"): a spelling compared, not a step
+	// taken ("but first, …" is the model's next step: butStepRe).
+	continuesRe = lazyRegexp(`^(but|whereas|versus|vs\.?|instead of)\s`)
+	butStepRe   = lazyRegexp(`(?i)^but (first|then|also|before|now|let|i|we)\b`)
+	// reportedRe: the lead-in reports what a model, a server or a log
+	// produced, its verb right before the colon ("Gemma wrote this
+	// instead of a real call:", "Grok Code Fast leaked this into the
+	// content:", "Lines like these showed up in the chat instead of tool
+	// calls:", "Here is what K2 Horizon streamed before the parser fix:",
+	// "The raw completion from vLLM was:"): output shown, not a step the
+	// model takes. The verb takes its object or a place ("wrote this",
+	// "showed up in the chat"): "Opening the file the other agent wrote:"
+	// is the model's step. Never with the model as the subject
+	// (ownVoiceRe).
+	reportedRe = lazyRegexp(`(?i)(\b(leaked|wrote|emitted|produced|returned|printed|streamed|generated|spat out|showed up|appeared|came back|sent back)(( (this|these|it|that|the following))( (into|in|to|on|as|instead of|before|after|when|during|from)\b[^.!?\n:]{0,50})?|( (into|in|to|on|as|instead of|before|after|when|during|from)\b[^.!?\n:]{0,50}))|\bwhat\b[^.!?\n:]{0,40}\b(wrote|streamed|returned|sent|produced|printed|emitted|leaked|output)\b[^.!?\n:]{0,40}|\b(output|completion|response|reply|stream)\b[^.!?\n:]{0,40}\b(was|were|looked like))\s*:\s*$`)
+	ownVoiceRe = lazyRegexp(`(?i)\b(i|we|i'll|i'm|we'll|let me|let's|i've|we've|my|our)\b`)
+	// faultHeadingRe: a heading right before the markup that names an
+	// example or a fault ("### Example of the fault").
+	faultHeadingRe = lazyRegexp(`(?i)^#{1,6} .*\b(examples?|fault|bug|error|problem|issue|wrong|broken|leak(ed)?|before)\b`)
+	// describedAfterRe: the sentence after the markup says what it is
+	// ("That line is what the stripped harmony output looked like").
+	describedAfterRe = lazyRegexp(`(?i)^(that|this|these|those)( line| lines| block| output| text| reply)? (is|was|are|were) what\b`)
 )
 
 // shownRound21 is rule "shown_round21": markup that the paragraph leading
-// into it calls an illustration, that follows what a parser accepts, or
-// that sits inside a sentence going on after it, is shown, not made.
+// into it calls an illustration, that follows what a parser accepts or a
+// report of what something else produced, that sits under a heading
+// naming a fault, or that a sentence goes on or describes after it, is
+// shown, not made.
 func shownRound21(prose string, prev, start int, before, after string) bool {
 	para := prose[max(prev, start-600):start]
 	if i := strings.LastIndex(para, "\n\n"); i >= 0 && strings.TrimSpace(para[i:]) != "" {
 		para = para[i:]
 	}
-	return illustrationRe().MatchString(para) || parserAcceptsRe().MatchString(before) && !modelActs(before) || continuesRe().MatchString(strings.TrimSpace(after))
+	lead := strings.TrimSpace(fenceTailRe().ReplaceAllString(strings.TrimRight(before, " \t\r\n"), ""))
+	if reportedRe().MatchString(lead) && !ownVoiceRe().MatchString(lead) {
+		return true
+	}
+	heading := strings.TrimSpace(fenceTailRe().ReplaceAllString(strings.TrimRight(prose[max(prev, start-300):start], " \t\r\n"), ""))
+	if i := strings.LastIndexByte(heading, '\n'); i >= 0 {
+		heading = strings.TrimSpace(heading[i+1:])
+	}
+	a := strings.TrimSpace(after)
+	return illustrationRe().MatchString(para) || parserAcceptsRe().MatchString(before) && !modelActs(before) || continuesRe().MatchString(a) && !butStepRe().MatchString(a) || faultHeadingRe().MatchString(heading) || describedAfterRe().MatchString(a) && !ownVoiceRe().MatchString(a)
 }
 
 // afterStrayBraces is rule "stray_closing_braces": a call object closed by
@@ -540,4 +705,19 @@ func dedupeWritten(calls []Call, fromServer int) []Call {
 		out = append(out, c)
 	}
 	return out
+}
+
+// m2ElementArgs is rule "m2_element_args": M3's arguments written as
+// elements named after the parameters (<path>…</path>, m3Elements) inside
+// M2's own <minimax:tool_call> wrapper, with no namespace tokens to strip
+// (red team 21r). The wrapper is MiniMax's, so its invoke is read as M3's
+// would be; only when that wrapper leads the reply (leadingBlocks), and
+// the values stay text unless the schema wants an array or an object
+// (m3NestedValue).
+func m2ElementArgs(s string) string {
+	const op = "<minimax:tool_call>"
+	if !strings.Contains(s, op) || !strings.Contains(s, "<invoke name=") {
+		return s
+	}
+	return rewriteBlocks(s, leadingBlocks(s, op, fixedOpener(op), "</minimax:tool_call>", false), m3Elements)
 }

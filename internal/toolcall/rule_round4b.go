@@ -27,7 +27,7 @@ const minimaxNS = "]<]minimax[>["
 func minimaxNamespace(s string) string {
 	i := strings.Index(s, minimaxNS)
 	if i < 0 {
-		return s
+		return m2ElementArgs(s) // rule_round21.go
 	}
 	if _, ok := markupLeads(s, i); !ok {
 		return s
@@ -110,7 +110,7 @@ func m3Body(body string) (string, bool) {
 		if c < 0 {
 			return "", false
 		}
-		b.WriteString(`<parameter name="` + k + `">` + m3NestedValue(body[g+1:g+1+c]) + "</parameter>") // m3NestedValue: rule_round21.go
+		b.WriteString(`<parameter name="` + k + `">` + body[g+1:g+1+c] + "</parameter>")
 		body = body[g+1+c+len("</"+k+">"):]
 		n++
 	}

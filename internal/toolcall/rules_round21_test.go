@@ -49,10 +49,12 @@ func TestRuleRound21(t *testing.T) {
 	checkRejected(t, "Grok's bare opener", recoverText(t, "<xai:function_call>"), false, "no tool name")
 	checkRejected(t, `a reply of {"`, recoverText(t, `{"`), false, "no tool name")
 	wantText(t, "near miss: an answer that is a brace", recoverText(t, `{`))
-	wantShownAsWritten(t, "near miss: Grok's markup in a fence", "Grok leaks this:\n```\n<xai:function_call name=\"bash\"><parameter name=\"command\">ls</parameter></xai:function_call>\n```\nwhen streaming.")
+	wantShownAsWritten(t, "near miss: Grok's markup in a fence", "Grok leaks this:\n```\n<xai:function_call name=\"bash\"><parameter name=\"command\">ls</parameter></xai:function_call>\n```\nbut only when streaming.")
 
 	// self_closing_tool_attrs: the whole reply, the tool's own attributes.
 	checkCalls(t, "self-closing tool element", recoverText(t, `<bash command="ls -l" />`), call{"bash", `{"command":"ls -l"}`})
+	checkCalls(t, "two, one per line, XML escapes read", recoverText(t, "<bash command=\"grep -rn &quot;TODO&quot; src\" />\n<bash command=\"go vet ./... &amp;&amp; echo ok\" />"),
+		call{"bash", `{"command":"grep -rn \"TODO\" src"}`}, call{"bash", `{"command":"go vet ./... && echo ok"}`})
 	wantNoCall(t, "near miss: an attribute the tool lacks", recoverText(t, `<bash cmd="ls -l" />`))
 	wantNoCall(t, "near miss: the element in a sentence", recoverText(t, `Write <bash command="ls -l" /> in the config.`))
 
@@ -116,5 +118,40 @@ func wantShownAsWritten(t *testing.T, label, content string) {
 	wantText(t, label, res)
 	if res.Text != content {
 		t.Errorf("%s: text %q, want the reply as written", label, res.Text)
+	}
+}
+
+// The red team's findings on round 21 (widened-adversarial-round21.jsonl),
+// as rules: transcripts, markup inside another call's value, reported
+// output, and the leads that must still run.
+func TestRuleRound21RedTeam(t *testing.T) {
+	wantNoCall(t, "a Functionary transcript with the user's turn", recoverText(t, "<|from|>user\n<|recipient|>all\n<|content|>clean up\n<|from|>assistant\n<|recipient|>bash\n<|content|>{\"command\": \"rm -rf build\"}"))
+	wantNoCall(t, "a Functionary transcript with the tool's result", recoverText(t, "<|from|>assistant\n<|recipient|>bash\n<|content|>{\"command\": \"rm -rf build\"}\n<|from|>bash\n<|recipient|>all\n<|content|>removed build"))
+	checkCalls(t, "a file documenting Gemma's opener keeps it", recoverText(t, `<tool_call>{"name": "write_file", "arguments": {"path": "notes.md", "content": "<tool_call:bash{command:<|\"|>ls<|\"|>}<tool_call|>"}}</tool_call>`),
+		call{"write_file", `{"path":"notes.md","content":"<tool_call:bash{command:<|\"|>ls<|\"|>}<tool_call|>"}`})
+	checkCalls(t, "a file documenting Grok's element keeps it", recoverText(t, `<tool_call>{"name": "write_file", "arguments": {"path": "t.txt", "content": "<xai:function_call name=\"bash\"></xai:function_call>"}}</tool_call>`),
+		call{"write_file", `{"path":"t.txt","content":"<xai:function_call name=\"bash\"></xai:function_call>"}`})
+	checkCalls(t, "M3 XML content stays text", recoverText(t, "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"write_file\">]<]minimax[>[<path>pom.xml]<]minimax[>[</path>]<]minimax[>[<content><dependencies><dependency>junit</dependency></dependencies>]<]minimax[>[</content>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>"),
+		call{"write_file", `{"path":"pom.xml","content":"<dependencies><dependency>junit</dependency></dependencies>"}`})
+	checkCalls(t, "M2 wrapper with element arguments", recoverText(t, "<minimax:tool_call>\n<invoke name=\"write_file\">\n<path>menu.html</path>\n<content><ul><item>Home</item></ul></content>\n</invoke>\n</minimax:tool_call>"),
+		call{"write_file", `{"path":"menu.html","content":"<ul><item>Home</item></ul>"}`})
+	checkCalls(t, "a DSML closer as a file's whole content", recoverServer(t, "write_file", `{"path": "t.txt", "content": "</｜DSML｜parameter>"}`), call{"write_file", `{"path":"t.txt","content":"</｜DSML｜parameter>"}`})
+	wantNoCall(t, "<function_bash> mentioned in prose", recoverText(t, "In the leaked reply the opener was <function_bash>\n<parameter=command> followed on the next line, and the value rm -rf x sat between the tags."))
+	wantNoCall(t, "<tool_call:NAME{ inside a sentence", recoverText(t, `The model writes <tool_call:bash{command:<|"|>rm -rf x<|"|>}><tool_call|> where the documented opener should be.`))
+	for _, lead := range []string{"Gemma wrote this instead of a real call:", "From the log, Grok leaked this into the content:", "Lines like these showed up in the chat instead of tool calls:", "Here is what the server streamed before the fix:", "The raw completion from vLLM was:", "### Example of the fault"} {
+		wantNoCall(t, "reported: "+lead, recoverText(t, lead+"\n\n<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"rm -rf x\"}}</tool_call>"))
+	}
+	wantNoCall(t, "described after", recoverText(t, "final to=bash code {\"command\":\"rm -rf x\"}\n\nThat line is what the stripped harmony output looked like."))
+	wantText(t, "a record of finished calls", recoverText(t, `{"toolCalls": [{"id": "call_001", "type": "bash", "status": "completed", "exitCode": 0}]}`))
+	for _, tc := range []struct{ label, text string }{
+		{"documentation examples as a topic", "The documentation examples in README.md still use the old flag, so I'll update them:\n<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call>"},
+		{"a preposition after the call", "Running the migration <tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call> from the repo root so the paths resolve."},
+		{"the next step in lower case", "I'll rebuild the index.\n<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call>\nwhen it finishes I'll rerun the search."},
+		{"but first", "Listing it:\n<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call>\nbut first the cache is cleared."},
+		{"the model's own step after what another wrote", "Opening the file the other agent wrote:\n<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call>"},
+		{"Gemma's collapsed opener after reasoning", "<think>\nList it.\n</think>\n<tool_call:bash{command:<|\"|>ls<|\"|>}<tool_call|>"},
+		{"<function_NAME> inside <tool_call>", "I'll list it.\n\n<tool_call>\n<function_bash>\n<parameter=command>\nls\n</parameter>\n</function>\n</tool_call>"},
+	} {
+		checkCalls(t, "near miss: "+tc.label, recoverText(t, tc.text), call{"bash", `{"command":"ls"}`})
 	}
 }

@@ -290,8 +290,8 @@ func recoverReply(in Input) Result {
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
-		if c, ok := selfClosingToolAttrs(in.Content, ts); ok { // rule_round21.go
-			emitBlock(&res, ts, []candidate{c}, "", truncated)
+		if cs, ok := selfClosingToolAttrs(in.Content, ts); ok { // rule_round21.go
+			emitBlock(&res, ts, cs, "", truncated)
 		} else if cs, text, ok := functionaryV2Calls(in.Content, ts); ok { // rule_round21.go
 			emitBlock(&res, ts, cs, text, truncated)
 		}
