@@ -542,7 +542,7 @@ func (sc *scan) finish(finals []string, harmony bool) {
 		lastEnd := sc.groups[last].end
 		before := sentenceBefore(prose, prev, sc.groups[first].start)
 		after := sentenceAfter(prose, min(lastEnd, len(sc.s)), max(next, lastEnd))
-		if notIntended(before, after) || leadDescribesBlock(sentenceBefore(prose, prev, markupRunStart(prose, prev, sc.groups[first].start))) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) || shownRedTeam9(prose, sc.groups[first].start, before) || shownRedTeam10(prose, sc.groups[first].start, lastEnd) || shownRedTeam12(prose, sc.groups[first].start, before) || shownRound21(prose, prev, sc.groups[first].start, before, after) { // shownRound21: rule_round21.go; shownRedTeam9: rule_redteam9.go; shownRedTeam10: rule_redteam10.go
+		if notIntended(before, after) || leadDescribesBlock(sentenceBefore(prose, prev, markupRunStart(prose, prev, sc.groups[first].start))) || allPlaceholders(g) || quotedBlockLine(sc.s, g.start) || listedExample(sc.s, g.start, g.end) || consoleFence(sc.s, g.start) || shownRedTeam9(prose, sc.groups[first].start, before) || shownRedTeam10(prose, sc.groups[first].start, lastEnd) || shownRedTeam12(prose, sc.groups[first].start, before) || shownRound21(prose, prev, sc.groups[first].start, before, after) || jsonInSentence(sc.s, sc.groups[first], sc.groups[last]) { // shownRound21: rule_round21.go; jsonInSentence: rule_round22.go; shownRedTeam9: rule_redteam9.go; shownRedTeam10: rule_redteam10.go
 			if last == len(sc.groups)-1 {
 				sc.shownEnd = lastEnd
 			}

@@ -308,6 +308,9 @@ func (p *lenient) keyFollows(j int) bool {
 	if k == j {
 		return false
 	}
+	if keyLostOpeningQuote(p.s, k) { // rule_round22.go
+		k++
+	}
 	for k < len(p.s) && p.s[k] == ' ' {
 		k++
 	}
@@ -567,6 +570,10 @@ func (p *lenient) key() (string, bool) {
 	p.note("bare key")
 	k := p.s[p.i:j]
 	p.i = j
+	if keyLostOpeningQuote(p.s, j) { // rule_round22.go
+		p.note("a key's opening quote restored")
+		p.i = j + 1
+	}
 	return k, true
 }
 

@@ -299,6 +299,12 @@ func xmlValue(raw string) string {
 	if t := strings.TrimSpace(raw); strings.HasPrefix(t, "<![CDATA[") && strings.HasSuffix(t, "]]>") && !strings.Contains(t[len("<![CDATA["):len(t)-len("]]>")], "]]>") {
 		return t[len("<![CDATA[") : len(t)-len("]]>")]
 	}
+	return xmlSeparators(raw)
+}
+
+// xmlSeparators drops the separator after the opening tag and the newline
+// before the closing one.
+func xmlSeparators(raw string) string {
 	switch {
 	case strings.HasPrefix(raw, "\r\n"):
 		raw = raw[2:]
@@ -475,6 +481,9 @@ func readArgPairs(s string, p int) ([]kv, int) {
 	if strings.HasPrefix(s[skipSpace(s, p):], "<param_key>") {
 		keyTag, valTag = "param_key", "param_value"
 	}
+	if pairs, end, ok := glmPositionalPairs(s, p, keyTag, valTag); ok { // rule_round22.go
+		return pairs, end
+	}
 	for {
 		q := skipSpace(s, p)
 		if !strings.HasPrefix(s[q:], "<"+keyTag+">") {
@@ -496,7 +505,7 @@ func readArgPairs(s string, p int) ([]kv, int) {
 			if !closed {
 				raw = messageEndValue(cutPartialCloser(raw), ve == len(s))
 			}
-			val = xmlValue(raw)
+			val = glmArgValue(raw) // rule_round22.go
 			next = n2
 		} else if v, n2, ok := glmValueNoOpener(s, q); ok && keyTag == "arg_key" {
 			val, next = v, n2

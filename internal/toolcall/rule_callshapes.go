@@ -192,5 +192,12 @@ func functionKeyReply(s string, q, end int, v any, ts *toolset) (any, bool) {
 			}
 		}
 	}
+	// LangChain's {"action", "action_input"} blob, its input an argv list
+	// or a tool's one string (rule_round22.go: actionInputArgs).
+	if name, ok := m["action"].(string); ok {
+		if args, ok := actionInputArgs(name, m["action_input"], ts); ok {
+			return map[string]any{"name": name, "arguments": args}, true
+		}
+	}
 	return v, false
 }

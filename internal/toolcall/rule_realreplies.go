@@ -111,7 +111,10 @@ func (sc *scan) markerlessNamedJSON(q int) (group, bool) {
 		return group{}, false
 	}
 	name := s[ls:le]
-	if name == "" || sc.ts.resolve(name) == "" || !paragraphStart(sc, ls) {
+	if g, ok := cjkGluedName(s[ls:le], sc.ts); ok { // rule_round22.go
+		ls += g
+		name = s[ls:le]
+	} else if name == "" || sc.ts.resolve(name) == "" || !paragraphStart(sc, ls) {
 		return group{}, false
 	}
 	for i := 0; i < len(name); i++ {

@@ -424,6 +424,9 @@ func isIdentAt(s string, i int) bool { return i < len(s) && isIdent(s[i]) }
 func toolTagInWrapper(s string, ts *toolset) (string, bool) {
 	t := strings.TrimSpace(s)
 	for _, w := range []string{"tool_call", "toolcall"} {
+		if strings.HasPrefix(t, "<"+w+">") && !strings.HasSuffix(t, "</"+w+">") {
+			t += "</" + w + ">" // the closer a server's stop string ate (rule_round22.go)
+		}
 		if !strings.HasPrefix(t, "<"+w+">") || !strings.HasSuffix(t, "</"+w+">") {
 			continue
 		}
@@ -440,6 +443,9 @@ func toolTagInWrapper(s string, ts *toolset) (string, bool) {
 			return "", false
 		}
 		body := strings.TrimSpace(inner[e+1 : len(inner)-len(name)-3])
+		if strings.HasPrefix(body, "<") && strings.HasSuffix(body, ">") {
+			return inner, true // Cline's elements inside (rule_round22.go: cline_in_tool_call)
+		}
 		if !strings.HasPrefix(body, "{") || !strings.HasSuffix(body, "}") {
 			return "", false
 		}

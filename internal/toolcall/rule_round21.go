@@ -553,6 +553,17 @@ func dsmlCloserArgs(c candidate) candidate {
 // is a call attempt in no format mm reads: the correction lists the tools.
 func toolCallsNoName(s string) bool {
 	t := strings.TrimSpace(s)
+	return toolCallsEnvelopeNoName(t)
+}
+
+// toolCallsNoNameFenced: the same envelope alone in a fence after an
+// acting lead-in (envelopeInActedFence, rule_round22.go).
+func toolCallsNoNameFenced(s string) bool {
+	body, ok := envelopeInActedFence(s)
+	return ok && toolCallsEnvelopeNoName(strings.TrimSpace(body))
+}
+
+func toolCallsEnvelopeNoName(t string) bool {
 	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
 		return false
 	}
@@ -649,7 +660,7 @@ func shownRound21(prose string, prev, start int, before, after string) bool {
 		para = para[i:]
 	}
 	lead := strings.TrimSpace(fenceTailRe().ReplaceAllString(strings.TrimRight(before, " \t\r\n"), ""))
-	if reportedRe().MatchString(lead) && !ownVoiceRe().MatchString(lead) {
+	if reportedRe().MatchString(lead) && !ownVoiceRe().MatchString(lead) || triedRe().MatchString(lead) { // triedRe: rule_round22.go
 		return true
 	}
 	heading := strings.TrimSpace(fenceTailRe().ReplaceAllString(strings.TrimRight(prose[max(prev, start-300):start], " \t\r\n"), ""))

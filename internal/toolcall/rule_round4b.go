@@ -265,8 +265,9 @@ func openerAfterContent(before string) bool {
 // recipient (a recipient written before the channel names the tool): it gets the no-name correction, never a run.
 // A commentary preamble in words is text.
 func harmonyArgsNoRecipient(content string) bool {
-	const head = "<|channel|>commentary<|message|>"
+	head := "<|channel|>commentary<|message|>"
 	t := strings.TrimSpace(content)
+	t, head = harmonyConstrainedHead(t, head) // rule_round22.go
 	i := strings.LastIndex(t, head)
 	if i < 0 {
 		return false
@@ -286,6 +287,9 @@ func harmonyArgsNoRecipient(content string) bool {
 		body = strings.TrimSuffix(body, end)
 	}
 	var v map[string]any
+	if strings.TrimSpace(body) == "" && strings.HasSuffix(t, "<|call|>") {
+		return true // rule_round22.go: an empty message ended by <|call|>
+	}
 	return json.Unmarshal([]byte(strings.TrimSpace(body)), &v) == nil && len(v) > 0
 }
 

@@ -116,6 +116,10 @@ func recoverReply(in Input) Result {
 		if emptyServerCall(rc, in.Content) {
 			continue
 		}
+		if r, ok := nestedOtherCall(rc, ts); ok { // rule_round22.go
+			res.Rejections = append(res.Rejections, r)
+			continue
+		}
 		for _, c := range structuredCandidates(rc, ts) {
 			emit(&res, ts, dsmlCloserArgs(c), truncated) // rule_round21.go
 		}
@@ -148,7 +152,7 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || callBegunNoName(written) || toolCallsNoName(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content) || otherWrapperEmpty(in.Content)) { // otherWrapperEmpty: rule_round18.go // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || callBegunNoName(written) || toolCallsNoName(in.Content) || toolCallsNoNameFenced(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content) || otherWrapperEmpty(in.Content)) { // otherWrapperEmpty: rule_round18.go // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
@@ -245,7 +249,7 @@ func recoverReply(in Input) Result {
 		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
-		if cs, lead, ok := qwenAgentCalls(in.Content, ts); ok { // rule_round13.go
+		if cs, lead, ok := qwenAgentCalls(qwenAgentBrackets(in.Content), ts); ok { // rule_round13.go; qwenAgentBrackets: rule_round22.go
 			emitBlock(&res, ts, cs, lead, truncated)
 		}
 	}
@@ -294,6 +298,16 @@ func recoverReply(in Input) Result {
 			emitBlock(&res, ts, cs, "", truncated)
 		} else if cs, text, ok := functionaryV2Calls(in.Content, ts); ok { // rule_round21.go
 			emitBlock(&res, ts, cs, text, truncated)
+		} else if c, lead, ok := reactJSONAction(in.Content, ts); ok { // rule_round22.go
+			emitBlock(&res, ts, []candidate{c}, lead, truncated)
+		} else if cs, ok := functionKeyList(in.Content, ts); ok { // rule_round22.go
+			emitBlock(&res, ts, cs, "", truncated)
+		} else if inner, ok := toolTagParams(in.Content, ts); ok && len(in.ToolCalls) == 0 { // rule_round22.go
+			sub := in
+			sub.Content = inner
+			if r := Recover(sub); len(r.Calls) > 0 || len(r.Rejections) > 0 {
+				res.Calls, res.Rejections, res.Text = r.Calls, r.Rejections, r.Text
+			}
 		}
 	}
 	if truncated && len(res.Calls) == 0 && len(res.Rejections) == 0 && cutCallObject(in.Content) { // rule_round13.go

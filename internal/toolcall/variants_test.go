@@ -33,6 +33,11 @@ var wholeReplyOnly = map[string]bool{
 	// nothing around it are read only as the whole reply (rule_round21.go).
 	"gpt_oss-21d018": true, "gpt_oss-21d020": true, "gpt_oss-21d021": true, "gpt_oss-21d022": true, "gpt_oss-21d023": true,
 	"functionary-21c020": true, "bare_json-21c008": true, "xai_xml-21b004": true, "bare_json-21b013": true, "cline_xml-21b010": true, "fenced_json-21b018": true,
+	// Round 22: a fenced LangChain blob, a bare {function, args} list,
+	// Cline's element in <tool_call>, a tool element holding <parameter=…>
+	// tags and Qwen-Agent's [FUNCTION] lines, each as the whole reply
+	// (rule_round22.go).
+	"fenced_json-22b019": true, "multi_call-22b026": true, "cline_xml-22c022": true, "cline_xml-22c026": true, "qwen3-22c027": true,
 	"functionary-21r003": true, "functionary-21r004": true, "functionary-21r066": true, "bash-21r006": true, "bash-21r048": true, "read_file-21r007": true,
 	"hermes-18h007": true, "pythonic-18h034": true, "pythonic-18r025": true, "minicpm-18t003": true, "deepseek_r1-18p022": true, "deepseek_r1-18p023": true, "deepseek_r1-18p025": true, "bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
 	"gpt_oss-e003": true, "gemma-e003": true,
