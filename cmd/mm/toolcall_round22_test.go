@@ -25,6 +25,9 @@ func TestRound22FormatsRunThroughMM(t *testing.T) {
 			if strings.Contains(r.stdout, tc.leak) {
 				t.Errorf("the call's markup was shown:\n%s", r.stdout)
 			}
+			if strings.Contains(r.stderr, tc.leak) {
+				t.Errorf("the call's markup was streamed:\n%s", r.stderr)
+			}
 		})
 	}
 	for _, text := range []string{

@@ -38,6 +38,9 @@ var callMarkers = []string{
 	// Round 21: K2 Horizon's namespaced markup, Grok's call element,
 	// Functionary v2's framing tokens.
 	"<ifm|tool_call", "<xai:function_call", "<|from|>", "<|recipient|>",
+	// Round 22: Qwen-Agent's markers, as its prompt writes them and in
+	// brackets.
+	"✿FUNCTION✿", "[FUNCTION]",
 	// Cline's and Roo Code's format: the tool's name as a tag, for mm's
 	// own tools and Cline's names for the same work. A tag is rarer in
 	// prose than a ```json fence, which is held already; a held answer
