@@ -92,6 +92,9 @@ func glmPositionalPairs(s string, p int, keyTag, valTag string) ([]kv, int, bool
 // constraint is dropped so that harmonyArgsNoRecipient sees its head.
 func harmonyConstrainedHead(t, head string) (string, string) {
 	const op = "<|channel|>commentary<|constrain|>"
+	if !strings.Contains(t, op) { // Index is fast; LastIndex scans byte by byte
+		return t, head
+	}
 	i := strings.LastIndex(t, op)
 	if i < 0 {
 		return t, head
@@ -138,6 +141,9 @@ func nestedOtherCall(rc RawCall, ts *toolset) (Rejection, bool) {
 // the step ends the reply.
 func reactJSONAction(content string, ts *toolset) (candidate, string, bool) {
 	t := strings.TrimSpace(content)
+	if !strings.Contains(t, "\nAction:") {
+		return candidate{}, "", false
+	}
 	ls := strings.LastIndex(t, "\nAction:")
 	if ls < 0 {
 		return candidate{}, "", false

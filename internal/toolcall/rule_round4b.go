@@ -268,6 +268,9 @@ func harmonyArgsNoRecipient(content string) bool {
 	head := "<|channel|>commentary<|message|>"
 	t := strings.TrimSpace(content)
 	t, head = harmonyConstrainedHead(t, head) // rule_round22.go
+	if !strings.Contains(t, head) {
+		return false
+	}
 	i := strings.LastIndex(t, head)
 	if i < 0 {
 		return false
