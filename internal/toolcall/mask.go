@@ -40,6 +40,12 @@ func pairRegions(s string, open, close *regexp.Regexp) []region {
 		}
 		if openAt >= 0 {
 			out = append(out, region{openAt, c[1]})
+		} else if len(out) > 0 && c[0] > 0 && (s[c[0]-1] == '"' || s[c[0]-1] == '\'') {
+			// A lone closer in quotes after a closed pair is a string's
+			// text (a call's value "</think>": candle-vllm's stream
+			// parser test), not the end of more reasoning
+			// (rule_round23.go).
+			continue
 		} else {
 			out = append(out, region{last, c[1]})
 		}
