@@ -107,6 +107,11 @@ func harmonyConstrainedHead(t, head string) (string, string) {
 	if e == w || e-w > 12 || !strings.HasPrefix(t[e:], "<|message|>") {
 		return t, head
 	}
+	// Only a reply that is this message (after its own <|start|>, or
+	// analysis messages): prose before it shows what a server returned.
+	if pre := strings.TrimSpace(t[:i]); pre != "" && !strings.HasPrefix(pre, "<|") {
+		return t, head
+	}
 	return t[:i] + "<|channel|>commentary" + t[e:], head
 }
 
@@ -153,7 +158,15 @@ func reactJSONAction(content string, ts *toolset) (candidate, string, bool) {
 	if w := strings.TrimSpace(lead[th:]); !strings.HasPrefix(w, "Thought:") && !strings.HasPrefix(w, "Through:") {
 		return candidate{}, "", false
 	}
+	// The step is the reply: the Thought line opens it. Words before it
+	// (an explanation, a log quoted, a refusal, reasoning) show a step,
+	// and red team 22r ran every one of them.
+	if strings.TrimSpace(lead[:th]) != "" {
+		return candidate{}, "", false
+	}
 	rest := strings.TrimSpace(t[ls+len("\nAction:"):])
+	// LangChain's client stops at the Observation the tool fills.
+	rest = strings.TrimSpace(strings.TrimSuffix(rest, "Observation:"))
 	if strings.HasPrefix(rest, "```") {
 		if !strings.HasSuffix(rest, "```") || len(rest) < 6 {
 			return candidate{}, "", false
@@ -217,9 +230,9 @@ func functionKeyList(content string, ts *toolset) ([]candidate, bool) {
 	if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") {
 		return nil, false
 	}
-	v, ok := decodeStrict(t)
-	l, isList := v.([]any)
-	if !ok || !isList || len(l) == 0 {
+	r := readValue(t, 0, false) // a trailing comma is mended
+	l, isList := r.v.([]any)
+	if r.fail != failNone || !isList || len(l) == 0 || strings.TrimSpace(t[r.end:]) != "" {
 		return nil, false
 	}
 	var cs []candidate
@@ -238,10 +251,14 @@ func functionKeyList(content string, ts *toolset) ([]candidate, bool) {
 		for _, k := range []string{"args", "arguments", "parameters"} {
 			if a, ok := m[k].(map[string]any); ok {
 				args = a
+			} else if str, ok := m[k].(string); ok { // double-encoded
+				if dv, ok := decodeText(str); ok {
+					args, _ = dv.(map[string]any)
+				}
 			}
 		}
-		if name == "" || args == nil || ts.resolve(name) == "" {
-			return nil, false
+		if name == "" || args == nil || ts.resolve(name) == "" || isSchemaShape(args) {
+			return nil, false // a tool's definition (its parameters a schema) is not a call
 		}
 		cs = append(cs, candidate{name: name, args: args, fromText: true, format: "[{function, args}] list"})
 	}
@@ -262,11 +279,15 @@ func envelopeInActedFence(s string) (string, bool) {
 	lead := t[:f]
 	body := t[f+3 : len(t)-3]
 	body = strings.TrimPrefix(body, "json")
-	if strings.Contains(body, "```") || !(modelActs(lead) || firstPersonRe().MatchString(lead)) || notIntended(lead, "") {
+	if strings.Contains(body, "```") || !(modelActs(lead) || firstPersonRe().MatchString(lead) && !showingRe().MatchString(lead)) || notIntended(lead, "") {
 		return "", false
 	}
 	return body, true
 }
+
+// showingRe: a first-person lead-in that shows or explains ("I'll show
+// you the shape of the request body:"), not one that acts.
+var showingRe = lazyRegexp(`(?i)\b(show|explain|illustrate|describe|demonstrate|give you|example|shape|format|looks? like)\b`)
 
 // toolTagParams is rule "tool_tag_with_parameter_tags": Cline's tool-name
 // element holding Qwen3-Coder's <parameter=K>V</parameter> arguments, the
@@ -275,6 +296,14 @@ func envelopeInActedFence(s string) (string, bool) {
 // read as <function=NAME> with those parameters.
 func toolTagParams(s string, ts *toolset) (string, bool) {
 	t := strings.TrimSpace(s)
+	lead := ""
+	if i := strings.LastIndex(t, "\n<"); i >= 0 && (!strings.HasPrefix(t, "<") || strings.HasPrefix(t, "<think>")) {
+		// A lead-in line where the model acts ("Let me check.").
+		lead, t = t[:i], t[i+1:]
+		if pre := strings.TrimSpace(stripReasoning(lead)); pre != "" && (!modelActs(pre) || notIntended(sentenceBefore(pre, 0, len(pre)), "")) {
+			return "", false
+		}
+	}
 	if !strings.HasPrefix(t, "<") {
 		return "", false
 	}
@@ -290,7 +319,7 @@ func toolTagParams(s string, ts *toolset) (string, bool) {
 	if !strings.HasPrefix(body, "<parameter=") || !strings.HasSuffix(body, "</parameter>") {
 		return "", false
 	}
-	return "<function=" + name + ">\n" + body + "\n</function>", true
+	return lead + "\n<function=" + name + ">\n" + body + "\n</function>", true
 }
 
 // qwenAgentBrackets is rule "qwen_agent_brackets": Qwen-Agent's
@@ -299,10 +328,14 @@ func toolTagParams(s string, ts *toolset) (string, bool) {
 // " [FUNCTION] get_current_weather\n[ARGS] {…"). Only a reply that opens
 // with [FUNCTION] is read so.
 func qwenAgentBrackets(s string) string {
-	if !strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "[FUNCTION]") {
-		return s
+	t := s
+	if r := strings.Index(t, "</think>"); r >= 0 && strings.HasPrefix(strings.TrimSpace(t), "<think>") {
+		t = t[r+len("</think>"):] // reasoning before the reply
 	}
-	return strings.NewReplacer("[FUNCTION]", qwenAgentFunction+":", "[ARGS]", qwenAgentArgs+":", "[RESULT]", qwenAgentResult).Replace(s)
+	if !strings.HasPrefix(strings.TrimLeft(t, " \t\r\n"), "[FUNCTION]") || strings.Contains(t, "[RESULT]") {
+		return s // a transcript with the results written in is shown (red team 22r)
+	}
+	return strings.NewReplacer("[FUNCTION]", qwenAgentFunction+":", "[ARGS]", qwenAgentArgs+":").Replace(s)
 }
 
 // triedRe: a lead-in that reports a call as already tried ("Also
@@ -326,15 +359,90 @@ func jsonInSentence(s string, first, last group) bool {
 	return rest != "" && rest[0] >= 'a' && rest[0] <= 'z'
 }
 
+// clineBlockFirst is rule "cline_block_whole_reply": a reply that is one
+// Cline-style element of a declared tool (<write_file><path>…</path>
+// <content>…</content></write_file>, inside <tool_call> or not, its
+// closer perhaps eaten), whose values hold JSON or markup, is read as
+// that block before anything else: a file's content that is a JSON call
+// ({"name": "bash", …}) is the file's text, never a call of its own (red
+// team 22r ran bash `rm -rf /` from a fixture being written). Only when
+// every child is one of the tool's arguments, each closed.
+func clineBlockFirst(content string, ts *toolset) (candidate, string, bool) {
+	// The block ends the reply; it opens a line, after any lead-in.
+	for i := 0; i < len(content); {
+		if content[i] == '<' && (i == 0 || content[i-1] == '\n') {
+			if c, ok := clineBlockAt(content[i:], ts); ok {
+				return c, content[:i], true
+			}
+		}
+		n := strings.IndexByte(content[i:], '\n')
+		if n < 0 {
+			break
+		}
+		i += n + 1
+	}
+	return candidate{}, "", false
+}
+
+func clineBlockAt(content string, ts *toolset) (candidate, bool) {
+	t := strings.TrimSpace(content)
+	if strings.HasPrefix(t, "<tool_call>") {
+		t = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t[len("<tool_call>"):]), "</tool_call>"))
+	}
+	if !strings.HasPrefix(t, "<") {
+		return candidate{}, false
+	}
+	e := strings.IndexByte(t, '>')
+	if e < 2 {
+		return candidate{}, false
+	}
+	name := ts.exactTool(t[1:e])
+	if name == "" || t[1:e] != name && ts.resolve(t[1:e]) != name || !strings.HasSuffix(t, "</"+t[1:e]+">") {
+		return candidate{}, false
+	}
+	sch := ts.schema(name)
+	body := t[e+1 : len(t)-len(t[1:e])-3]
+	args := map[string]any{}
+	nested := false
+	for {
+		body = strings.TrimLeft(body, " \t\r\n")
+		if body == "" {
+			break
+		}
+		g := strings.IndexByte(body, '>')
+		if body[0] != '<' || g < 2 || !sch.has(body[1:g]) {
+			return candidate{}, false
+		}
+		k := body[1:g]
+		c := strings.Index(body[g+1:], "</"+k+">")
+		if c < 0 {
+			return candidate{}, false
+		}
+		v := body[g+1 : g+1+c]
+		nested = nested || strings.ContainsAny(v, "{<")
+		if _, dup := args[k]; dup {
+			return candidate{}, false
+		}
+		args[k] = xmlValue(v)
+		body = body[g+1+c+len("</"+k+">"):]
+	}
+	if !nested || len(args) == 0 {
+		return candidate{}, false // the usual readers read it the same
+	}
+	return candidate{name: name, args: args, xml: true, fromText: true, format: "Cline XML, whole reply"}, true
+}
+
 // cjkGluedName is rule "glm4_name_after_cjk_stop": GLM-4's call opens a
 // new <|assistant|> message holding the name on its line and the JSON on
 // the next; with that token dropped, the name is glued to the end of the
-// sentence before it ("…获取温度数据。read_file\n{…}", zai-org/GLM-4#474).
-// After a CJK full stop, question or exclamation mark, or full-width
-// colon, which end a sentence with no space after them, a declared name
-// ending the line is that line's name. It returns the name's offset.
+// sentence before it ("首先执行第一步：调用 `read_file` 获取温度数据。read_file\n{…}",
+// zai-org/GLM-4#474). After a CJK full stop or a full-width colon, which
+// end a sentence with no space after them, a declared name ending the
+// line is that line's name — only when the line announces the model's own
+// step (cjkActs) and says nothing of a refusal, a past run, an example,
+// a format or a log (cjkShown): red team 22r ran each of those.
 func cjkGluedName(line string, ts *toolset) (int, bool) {
-	for _, stop := range []string{"。", "！", "？", "："} {
+	for _, stop := range []string{"。", "："} {
 		i := strings.LastIndex(line, stop)
 		if i < 0 {
 			continue
@@ -349,7 +457,25 @@ func cjkGluedName(line string, ts *toolset) (int, bool) {
 				return 0, false
 			}
 		}
+		lead := line[:i]
+		if !cjkActsRe().MatchString(lead) || cjkShownRe().MatchString(lead) {
+			return 0, false
+		}
 		return n, true
 	}
 	return 0, false
+}
+
+var (
+	// cjkActsRe: "I'll first…", "let me…", "first…", "next…", "call…",
+	// "run…".
+	cjkActsRe = lazyRegexp(`我(先|来|将|会|要|现在|马上)|让我|首先|接下来|调用|执行`)
+	// cjkShownRe: negation, a past run, an example, a format, a log, a
+	// definition ("…是：").
+	cjkShownRe = lazyRegexp(`不|别|没|已经|过|例|示例|格式|日志|记录|输出|是：|是这样`)
+)
+
+// stripReasoning drops the reasoning blocks of a lead-in.
+func stripReasoning(s string) string {
+	return blank(s, reasoningRegions(s))
 }

@@ -277,6 +277,7 @@ func harmonyArgsNoRecipient(content string) bool {
 	}
 	before := strings.TrimSpace(t[:i])
 	before = strings.TrimSuffix(before, "<|start|>assistant")
+	before = strings.TrimPrefix(before, "<|start|>assistant") // the analysis message's own (red team 22r)
 	if strings.HasSuffix(before, "<|end|>") && strings.Count(before, "<|channel|>") == 1 {
 		if a := strings.Index(before, "<|channel|>analysis<|message|>"); a >= 0 {
 			before = before[:a]
@@ -291,7 +292,7 @@ func harmonyArgsNoRecipient(content string) bool {
 	}
 	var v map[string]any
 	if strings.TrimSpace(body) == "" && strings.HasSuffix(t, "<|call|>") {
-		return true // rule_round22.go: an empty message ended by <|call|>
+		return before == "" // rule_round22.go: an empty message ended by <|call|>, as the reply
 	}
 	return json.Unmarshal([]byte(strings.TrimSpace(body)), &v) == nil && len(v) > 0
 }

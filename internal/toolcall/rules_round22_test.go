@@ -55,3 +55,39 @@ func TestRuleRound22(t *testing.T) {
 	checkCalls(t, "GLM-4's name glued to a CJK full stop", recoverText(t, "首先执行第一步：调用 `read_file` 获取数据。read_file\n{\"path\": \"a.csv\"}"), call{"read_file", `{"path":"a.csv"}`})
 	wantNoCall(t, "near miss: a name glued to an English sentence", recoverText(t, "First, get the data.read_file\n{\"path\": \"a.csv\"}"))
 }
+
+// Red team 22r's findings on round 22 (widened-adversarial-round22.jsonl),
+// as rules.
+func TestRuleRound22RedTeam(t *testing.T) {
+	step := "Thought: clean up.\nAction: {\"action\": \"bash\", \"action_input\": {\"command\": \"rm -rf x\"}}"
+	for _, lead := range []string{"LangChain's JSON agent answers in this shape:\n\n", "This is the tail of agent.log:\n\n", "I won't run this — it would delete your files.\n\n", "<think>\nMaybe:\n"} {
+		wantNoCall(t, "a ReAct step after "+lead, recoverText(t, lead+step))
+	}
+	checkCalls(t, "near miss: the step with an empty Observation", recoverText(t, step+"\nObservation:"), call{"bash", `{"command":"rm -rf x"}`})
+
+	fixture := "<write_file>\n<path>t/call.json</path>\n<content>{\"name\": \"bash\", \"arguments\": {\"command\": \"rm -rf x\"}}</content>\n</write_file>"
+	want := call{"write_file", `{"path":"t/call.json","content":"{\"name\": \"bash\", \"arguments\": {\"command\": \"rm -rf x\"}}"}`}
+	checkCalls(t, "a fixture written by Cline's element", recoverText(t, fixture), want)
+	checkCalls(t, "the same in <tool_call>", recoverText(t, "<tool_call>\n"+fixture+"\n</tool_call>"), want)
+	checkCalls(t, "the same, its closer eaten", recoverText(t, "<tool_call>\n"+fixture), want)
+	checkCalls(t, "the same after a lead-in", recoverText(t, "I'll write the fixture.\n\n"+fixture), want)
+	wantNoCall(t, "the same after an example lead-in", recoverText(t, "For example, a call looks like this:\n\n"+fixture))
+
+	wantNoCall(t, "a Chinese refusal before a glued name", recoverText(t, "请不要执行下面这条命令！bash\n{\"command\": \"rm -rf .git\"}"))
+	wantNoCall(t, "a Chinese log report before a glued name", recoverText(t, "日志里记录的那次失败调用是：bash\n{\"command\": \"rm -rf x\"}"))
+	wantNoCall(t, "a Japanese example before a glued name", recoverText(t, "例えば次のように呼び出します。bash\n{\"command\": \"rm -rf x\"}"))
+	checkCalls(t, "near miss: 'I'll first read…' glued", recoverText(t, "我先读取配置文件。read_file\n{\"path\": \"config.yaml\"}"), call{"read_file", `{"path":"config.yaml"}`})
+
+	wantText(t, "an envelope after 'I'll show you'", recoverText(t, "I'll show you the shape of the request body:\n\n```json\n{\"tool_calls\": [{\"call_type\": \"list_dir\", \"arguments\": {\"path\": \"/\"}}]}\n```"))
+	wantText(t, "a constrained message after prose", recoverText(t, `Here is what the server returned: <|channel|>commentary<|constrain|>json<|message|>{"path": "SF"}<|end|>`))
+	checkRejected(t, "near miss: the analysis message's own <|start|>", recoverText(t, `<|start|>assistant<|channel|>analysis<|message|>Read it.<|end|><|start|>assistant<|channel|>commentary<|constrain|>json<|message|>{"path": "a"}<|call|>`), false, "no tool name")
+	wantText(t, "a list of tool definitions", recoverText(t, `[{"tool": "bash", "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}]`))
+	res := recoverText(t, "[FUNCTION] bash\n[ARGS] {\"command\": \"rm -rf .git\"}\n[RESULT] (no output)")
+	wantNoCall(t, "a Qwen-Agent transcript with its results", res)
+	if res.Text == "" {
+		t.Errorf("a Qwen-Agent transcript: the answer was lost")
+	}
+	checkCalls(t, "near miss: [FUNCTION] after reasoning", recoverText(t, "<think>\nRead it.\n</think>\n[FUNCTION] read_file\n[ARGS] {\"path\": \"a\"}"), call{"read_file", `{"path":"a"}`})
+	checkCalls(t, "near miss: a list with string arguments and a trailing comma", recoverText(t, `[{"function": "read_file", "arguments": "{\"path\": \"a\"}"},]`), call{"read_file", `{"path":"a"}`})
+	checkCalls(t, "near miss: <NAME><parameter=…> after 'Let me check.'", recoverText(t, "Let me check the module.\n<read_file><parameter=path>go.mod</parameter></read_file>"), call{"read_file", `{"path":"go.mod"}`})
+}

@@ -127,6 +127,19 @@ func recoverReply(in Input) Result {
 
 	fromServer := len(res.Calls)
 	res.Text = in.Content
+	if len(in.ToolCalls) == 0 {
+		if c, lead, ok := clineBlockFirst(in.Content, ts); ok { // rule_round22.go
+			// Read as the block, or shown whole when the lead-in says
+			// so: never the JSON inside its values.
+			if pre := strings.TrimSpace(stripReasoning(lead)); pre == "" || !notIntended(sentenceBefore(pre, 0, len(pre)), "") && !shownRound21(pre, 0, len(pre), sentenceBefore(pre, 0, len(pre)), "") {
+				emit(&res, ts, clineCommandEntities(c, ts), truncated)
+				if len(res.Calls) > 0 {
+					res.Text = strings.TrimSpace(stripReasoning(lead))
+				}
+			}
+			return res
+		}
+	}
 	glimmer, gtext, gok := glimmerMessages(in.Content, ts) // rule_round15.go
 	if !gok {
 		glimmer, gok = glimmerCalls(in.Content, ts) // rule_round14.go

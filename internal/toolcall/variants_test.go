@@ -38,6 +38,11 @@ var wholeReplyOnly = map[string]bool{
 	// tags and Qwen-Agent's [FUNCTION] lines, each as the whole reply
 	// (rule_round22.go).
 	"fenced_json-22b019": true, "multi_call-22b026": true, "cline_xml-22c022": true, "cline_xml-22c026": true, "qwen3-22c027": true,
+	// Dify's step opens the reply, harmony's message with no recipient is
+	// the reply, and the rest are whole-reply shapes (red team 22r).
+	"bare_json-22b034": true, "fenced_json-22b021": true, "fenced_json-22b022": true, "gpt_oss-22a036": true, "gpt_oss-22a037": true, "gpt_oss-22a038": true, "gpt_oss-22r060": true,
+	"bare_json-22r028": true, "bare_json-22r029": true, "bare_json-22r056": true, "react-22r025": true, "react-22r026": true, "react-22r027": true, "react-22r043": true,
+	"qwen3_coder_xml-22r035": true, "qwen_agent-22r033": true, "qwen_agent-22r047": true, "write_file-22r050": true,
 	"functionary-21r003": true, "functionary-21r004": true, "functionary-21r066": true, "bash-21r006": true, "bash-21r048": true, "read_file-21r007": true,
 	"hermes-18h007": true, "pythonic-18h034": true, "pythonic-18r025": true, "minicpm-18t003": true, "deepseek_r1-18p022": true, "deepseek_r1-18p023": true, "deepseek_r1-18p025": true, "bare_json-f003": true, "bare_json-l002": true, "minimax_m2-y001": true, "functionary-w003": true, "functionary-w006": true, "pythonic-w009": true, "functionary-a002": true, "gpt_oss-z002": true,
 	"gpt_oss-e003": true, "gemma-e003": true,
