@@ -830,7 +830,7 @@ func (sc *scan) gemma(start, p int, strong bool) (group, bool) {
 	if name == "" || (!strong && sc.ts.resolve(name) == "") {
 		return group{}, false
 	}
-	r := skipSpace(s, e)
+	r := gemmaRepeatedName(s, name, skipSpace(s, e)) // rule_round23.go
 	if r < len(s) && s[r] == ':' {
 		// The degenerate call:NAME: BEGIN_ARG … END_ARG form: positional
 		// blocks with no names, often looping. Nothing in it can be read

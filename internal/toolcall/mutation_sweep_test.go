@@ -113,7 +113,11 @@ var leakedTurnStarts = []string{
 var closerEndsValue = map[string]bool{"gemma-13h022": true, "write_file-13n125": true,
 	// The object's braces never close: only </tool_call> says the call
 	// ended (round 17h).
-	"hermes-17h009": true, "hermes-19t012": true}
+	"hermes-17h009": true, "hermes-19t012": true,
+	// A Qwen3-Coder value whose </parameter> and </function> were never
+	// written: </tool_call> is all that ends it; eaten, the value is cut
+	// inside its wrapper (cut_wrapped_value, round 17p).
+	"qwen3_coder_xml-23b024": true}
 
 var nextTurn = []string{
 	"<|im_end|>\n<|im_start|>user\n<tool_response>\n{\"output\": \"ok\"}\n</tool_response><|im_end|>\n<|im_start|>assistant\nDone.",

@@ -659,8 +659,8 @@ func shownRound21(prose string, prev, start int, before, after string) bool {
 	if i := strings.LastIndex(para, "\n\n"); i >= 0 && strings.TrimSpace(para[i:]) != "" {
 		para = para[i:]
 	}
-	lead := strings.TrimSpace(fenceTailRe().ReplaceAllString(strings.TrimRight(before, " \t\r\n"), ""))
-	if reportedRe().MatchString(lead) && !ownVoiceRe().MatchString(lead) || triedRe().MatchString(lead) { // triedRe: rule_round22.go
+	lead := strings.TrimSpace(fenceTailRe().ReplaceAllString(strings.TrimRight(strayWordLine(before), " \t\r\n"), ""))
+	if (reportedRe().MatchString(lead) || reportedComesBackRe().MatchString(lead)) && !ownVoiceRe().MatchString(lead) || triedRe().MatchString(lead) { // triedRe: rule_round22.go; reportedComesBackRe: rule_round23.go
 		return true
 	}
 	heading := strings.TrimSpace(fenceTailRe().ReplaceAllString(strings.TrimRight(prose[max(prev, start-300):start], " \t\r\n"), ""))

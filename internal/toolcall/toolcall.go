@@ -109,7 +109,7 @@ func recoverReply(in Input) Result {
 		truncated = false // the token limit cut a copy, not the call kept
 	}
 	written := in.Content
-	in.Content = glmSecondOpener(minimaxNamespace(m3LeadingThinkClosers(minimaxAnglesLost(functionGemma(gemmaStrayChannel(step3Steptml(round21Rewrites(in.Content, ts)))), ts))), ts) // gemmaStrayChannel: rule_round7e.go; step3Steptml: rule_round11s.go; m3LeadingThinkClosers: rule_round12q.go; round21Rewrites: rule_round21.go
+	in.Content = glmSecondOpener(minimaxNamespace(m3LeadingThinkClosers(minimaxAnglesLost(functionGemma(gemmaStrayChannel(step3Steptml(round23Rewrites(round21Rewrites(in.Content, ts), ts)))), ts))), ts) // gemmaStrayChannel: rule_round7e.go; step3Steptml: rule_round11s.go; m3LeadingThinkClosers: rule_round12q.go; round21Rewrites: rule_round21.go
 
 	for _, rc := range mergeFragmentCalls(in.ToolCalls) { // rule_round17.go
 		rc.Name = glmSecondOpener(rc.Name, ts)
@@ -165,8 +165,13 @@ func recoverReply(in Input) Result {
 		}
 		res.Text = sc.text
 	}
-	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || callBegunNoName(written) || toolCallsNoName(in.Content) || toolCallsNoNameFenced(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content) || otherWrapperEmpty(in.Content)) { // otherWrapperEmpty: rule_round18.go // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 && (emptyCallWrapper(in.Content) || callBegunNoName(written) || nameBegunOnly(in.Content) || paramsWithoutFunction(in.Content) || toolCallsNoName(in.Content) || toolCallsNoNameFenced(in.Content) || minimaxOpenerLost(in.Content) || openerWithoutCall(in.Content) || harmonyArgsNoRecipient(in.Content) || qwen3CoderOpenerLost(in.Content) || m3ElementsOpenerLost(in.Content) || unreadableCallBlock(in.Content) || harmonyStrippedNoRecipient(in.Content) || minimaxWrapperCut(in.Content) || namelessCallBlock(in.Content) || barrenCallMarkup(in.Content) || otherWrapperEmpty(in.Content)) { // otherWrapperEmpty: rule_round18.go // namelessCallBlock: rule_round15.go // m3ElementsOpenerLost: rule_round8g.go; unreadableCallBlock: rule_round10p.go; harmonyStrippedNoRecipient, minimaxWrapperCut: rule_round12q.go
 		res.Rejections = append(res.Rejections, Rejection{Reason: "your tool call has no tool name; the tools are: " + ts.list()})
+	}
+	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+		if envelopeCut(in.Content) { // rule_round23.go
+			res.Rejections = append(res.Rejections, Rejection{Truncated: true, Reason: cutReason("")})
+		}
 	}
 	if len(res.Calls) == 0 && len(res.Rejections) == 0 {
 		// rule_round18.go
@@ -848,6 +853,10 @@ func splitGlued(c candidate, objs []map[string]any, ts *toolset) []candidate {
 			}
 			return out
 		}
+	}
+	if name != "" && gluedForeignObject(ts.schema(name), objs) { // rule_round23.go
+		c.fail, c.msg = failSyntax, "the arguments are several JSON objects glued together, and one holds none of "+name+"'s arguments (two calls merged into one?); send one call per tool"
+		return []candidate{c}
 	}
 	merged := map[string]any{}
 	for _, m := range objs {
