@@ -137,6 +137,9 @@ func recoverReply(in Input) Result {
 					res.Text = strings.TrimSpace(stripReasoning(lead))
 				}
 			}
+			if len(res.Calls) == 0 && len(res.Rejections) == 0 {
+				res.Text = written // shown: the reply as the model wrote it
+			}
 			return res
 		}
 	}
