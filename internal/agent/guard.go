@@ -41,8 +41,9 @@ var callMarkers = []string{
 	// Round 22: Qwen-Agent's markers, as its prompt writes them and in
 	// brackets.
 	"✿FUNCTION✿", "[FUNCTION]",
-	// Round 23: ATEM's block without its header.
-	"<atem:",
+	// Round 23: ATEM's block without its header; round 24: the text
+	// forms of a copied tool-use transcript.
+	"<atem:", "[Calling tool", "Calling tool: ",
 	// Cline's and Roo Code's format: the tool's name as a tag, for mm's
 	// own tools and Cline's names for the same work. A tag is rarer in
 	// prose than a ```json fence, which is held already; a held answer

@@ -65,7 +65,7 @@ func mayHaveCalls(s string, ts *toolset) bool {
 	if strings.ContainsAny(s, "{<") {
 		return true
 	}
-	for _, m := range []string{"[TOOL_CALLS]", "[ARGS]", "[TOOL_REQUEST]", "THINK]", "to=", "functools", "functions.", "call:", ">>>"} {
+	for _, m := range []string{"[TOOL_CALLS]", "[ARGS]", "[TOOL_REQUEST]", "THINK]", "to=", "functools", "functions.", "call:", ">>>", "Calling tool"} {
 		if strings.Contains(s, m) {
 			return true
 		}

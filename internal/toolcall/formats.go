@@ -827,6 +827,10 @@ func (sc *scan) gemma(start, p int, strong bool) (group, bool) {
 		e++
 	}
 	name := s[q:e]
+	nsName := gemmaNamespaced(name, sc.ts) // rule_round24.go
+	if nsName != "" {
+		name = nsName
+	}
 	if name == "" || (!strong && sc.ts.resolve(name) == "") {
 		return group{}, false
 	}
@@ -861,7 +865,14 @@ func (sc *scan) gemma(start, p int, strong bool) (group, bool) {
 	if g, ok := sc.gemmaJSONInside(start, name, r); ok {
 		return g, true
 	}
-	return sc.nameThenJSON(start, q, e, r, "gemma call:NAME{…}")
+	g, ok := sc.nameThenJSON(start, q, e, r, "gemma call:NAME{…}")
+	if ok && nsName != "" {
+		for i := range g.cands {
+			g.cands[i].name = nsName
+			g.cands[i].notes = append(g.cands[i].notes, "namespace before the name dropped")
+		}
+	}
+	return g, ok
 }
 
 // gemmaJSONInside reads call:NAME{{"k": "v"}}: a JSON object written inside

@@ -12,5 +12,5 @@ import "strings"
 // format" instructions, quoted in ikawrakow/ik_llama.cpp#1251; rule_round5b).
 func templateName(name string) bool {
 	n := strings.TrimSpace(name)
-	return strings.HasPrefix(n, "<") && placeholderIn(n) || n == "example_function_name" || liteLLMTemplateName(n) // rule_round9o.go
+	return strings.HasPrefix(n, "<") && placeholderIn(n) || n == "example_function_name" || liteLLMTemplateName(n) || placeholderToolName(n) // rule_round9o.go; placeholderToolName: rule_round24.go
 }

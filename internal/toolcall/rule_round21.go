@@ -197,9 +197,12 @@ func functionUnderscoreName(s string, ts *toolset) string {
 // closing brace. Only a NAME followed by its '{' is rewritten; the
 // collapsed opener, no special token, only at a line's start.
 func gemmaCollapsedOpener(s string) string {
-	if !strings.Contains(s, "<tool_call:") && !strings.Contains(s, "<|tool_call>:") {
+	if !strings.Contains(s, "<tool_call:") && !strings.Contains(s, "<|tool_call>:") && !strings.Contains(s, "<call>") {
 		return s
 	}
+	// <|tool_call>:call:NAME{ — the stray colon before call: (vLLM's
+	// test_colon_prefixed_tool_call, rule_round24.go).
+	s = strings.ReplaceAll(s, "<|tool_call>:call:", "<|tool_call>call:")
 	nameBrace := func(s string, e int) bool {
 		b := e
 		for e < len(s) && (isIdent(s[e]) || s[e] == '.' || s[e] == '-') {
@@ -219,13 +222,20 @@ func gemmaCollapsedOpener(s string) string {
 	for _, f := range []struct {
 		op        string
 		lineStart bool
-	}{{"<tool_call:", true}, {"<|tool_call>:", false}} {
+	}{{"<tool_call:", true}, {"<|tool_call>:", false}, {"<call>", true}} {
 		op := f.op
 		open := func(s string, i int) int {
-			if nameBrace(s, i+len(op)) {
-				return len(op)
+			if !nameBrace(s, i+len(op)) {
+				return 0
 			}
-			return 0
+			// <call>NAME{k:<|"|>…: the opener split by a multimodal input
+			// (vLLM's test_fragmented_call_tag_from_multimodal), read
+			// only with Gemma's own quote after its first key
+			// (rule_round24.go).
+			if op == "<call>" && !gemmaQuotedFirstKey(s, i+len(op)) {
+				return 0
+			}
+			return len(op)
 		}
 		s = rewriteBlocks(s, leadingBlocks(s, op, open, "<tool_call|>", f.lineStart), fix(op))
 	}

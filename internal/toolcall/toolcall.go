@@ -128,6 +128,18 @@ func recoverReply(in Input) Result {
 	fromServer := len(res.Calls)
 	res.Text = in.Content
 	if len(in.ToolCalls) == 0 {
+		// Every line of the reply's end one of these calls: read before
+		// the scanner, which would take the JSON inside one for a call of
+		// its own (rule_round24.go).
+		if cs, lead, ok := callingToolCalls(in.Content, ts); ok {
+			emitBlock(&res, ts, cs, lead, truncated)
+			res.Calls = dedupeWritten(res.Calls, fromServer)
+			return res
+		}
+		if r, ok := kimiIDFault(in.Content, ts); ok && !truncated { // rule_round24.go
+			res.Rejections = append(res.Rejections, r)
+			return res
+		}
 		if c, lead, ok := clineBlockFirst(in.Content, ts); ok { // rule_round22.go
 			// Read as the block, or shown whole when the lead-in says
 			// so: never the JSON inside its values.
@@ -323,6 +335,9 @@ func recoverReply(in Input) Result {
 			emitBlock(&res, ts, []candidate{c}, lead, truncated)
 		} else if cs, ok := functionKeyList(in.Content, ts); ok { // rule_round22.go
 			emitBlock(&res, ts, cs, "", truncated)
+		} else if cs, lead, ok := toolCallFences(in.Content, ts); ok { // rule_round24.go
+			emitBlock(&res, ts, cs, lead, truncated)
+
 		} else if inner, ok := toolTagParams(in.Content, ts); ok && len(in.ToolCalls) == 0 { // rule_round22.go
 			sub := in
 			sub.Content = inner
@@ -785,6 +800,9 @@ func lenientArgs(c candidate, text string, ts *toolset) []candidate {
 	r := readValue(text, 0, false)
 	if r.fail != failNone {
 		c.args, c.fail, c.msg, c.key, c.notes = r.v, r.fail, r.msg, r.key, append(c.notes, r.notes...)
+		// A lone "{": cut before any argument (openai/codex#29549), so the
+		// correction names the arguments (rule_round24.go).
+		c.cutNoArgs = r.fail == failEOF && strings.TrimSpace(text) == "{"
 		return []candidate{c}
 	}
 	objs := []map[string]any{}

@@ -39,6 +39,7 @@ var wholeReplyOnly = map[string]bool{
 	// (rule_round22.go).
 	// Round 23: replies that are only a call begun (an envelope cut, a
 	// name cut, a nameless invoke) and a glimmer reply (rule_round23.go).
+	"bare_json-24c003": true, // round 24: a {"tool", "parameters"} object as the whole reply
 	"bare_json-23b004": true, "minimax_m2-23c032": true, "hermes-23c058": true, "minimax_m2-23c062": true, "minimax_m2-23c059": true,
 	"fenced_json-22b019": true, "multi_call-22b026": true, "cline_xml-22c022": true, "cline_xml-22c026": true, "qwen3-22c027": true,
 	// Dify's step opens the reply, harmony's message with no recipient is
