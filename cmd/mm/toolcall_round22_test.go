@@ -11,25 +11,12 @@ import (
 // <tool_call> each run, and their markup never reaches stdout; a call
 // object inside a sentence, or one reported as tried, never runs.
 func TestRound22FormatsRunThroughMM(t *testing.T) {
-	for _, tc := range []struct {
-		label, text, leak string
-		files             []string
-	}{
+	checkFormatsRun(t, []textFormat{
 		{"ReAct JSON action", "Thought: I need the file first.\nAction: {\"action\": \"bash\", \"action_input\": {\"command\": \"touch one\"}}", "action_input", []string{"one"}},
 		{"Qwen-Agent brackets", " [FUNCTION] bash\n[ARGS] {\"command\": \"touch one\"}", "[ARGS]", []string{"one"}},
 		{"function/args list", `[{"function": "bash", "args": {"command": "touch one"}},{"function": "bash", "args": {"command": "touch two"}}]`, "args", []string{"one", "two"}},
 		{"Cline in <tool_call>", "<tool_call><bash><command>touch one</command></bash></tool_call>", "<command>", []string{"one"}},
-	} {
-		t.Run(tc.label, func(t *testing.T) {
-			r := runTextTurn(t, tc.text, "make it", tc.files...)
-			if strings.Contains(r.stdout, tc.leak) {
-				t.Errorf("the call's markup was shown:\n%s", r.stdout)
-			}
-			if strings.Contains(r.stderr, tc.leak) {
-				t.Errorf("the call's markup was streamed:\n%s", r.stderr)
-			}
-		})
-	}
+	})
 	for _, text := range []string{
 		`Here is a tool call: {"name": "bash", "arguments": {"command": "touch pwned"}} and some more text`,
 		"The first try failed.\n\nAlso tried: {\"name\": \"bash\", \"arguments\": {\"command\": \"touch pwned\"}}",

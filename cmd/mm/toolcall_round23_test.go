@@ -11,24 +11,11 @@ import (
 // neither stdout nor the streamed text; a block after "This is what comes
 // back:" never runs.
 func TestRound23FormatsRunThroughMM(t *testing.T) {
-	for _, tc := range []struct {
-		label, text, leak string
-		files             []string
-	}{
+	checkFormatsRun(t, []textFormat{
 		{"ATEM block", "<atem:function_calls>\n<atem:invoke name=\"bash\">\n<atem:parameter name=\"command\">touch one</atem:parameter>\n</atem:invoke>\n</atem:function_calls>", "atem:", []string{"one"}},
 		{"GLM attribute pairs", "<tool_call>bash<command=\"touch one\"</command>\n</tool_call>", "<command=", []string{"one"}},
 		{"name/arguments elements", "<tool_call><name>bash</name><arguments>{\"command\": \"touch one\"}</arguments></tool_call>", "<arguments>", []string{"one"}},
-	} {
-		t.Run(tc.label, func(t *testing.T) {
-			r := runTextTurn(t, tc.text, "make it", tc.files...)
-			if strings.Contains(r.stdout, tc.leak) {
-				t.Errorf("the call's markup was shown:\n%s", r.stdout)
-			}
-			if strings.Contains(r.stderr, tc.leak) {
-				t.Errorf("the call's markup was streamed:\n%s", r.stderr)
-			}
-		})
-	}
+	})
 	r := shownTextTurn(t, "This is what comes back:\n\n```xml\ncall\n<invoke name=\"Bash\">\n<parameter name=\"command\">touch pwned</parameter>\n</invoke>\n```\n\nStripping the `call` line fixes it.")
 	if !strings.Contains(r.stdout, "pwned") {
 		t.Errorf("the answer was not shown:\n%s", r.stdout)

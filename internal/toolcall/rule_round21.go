@@ -104,18 +104,7 @@ func ifmNamespace(s string) string {
 		closer = "</ifm|tool_call>"
 	}
 	return rewriteBlocks(s, leadingBlocks(s, op, fixedOpener(op), closer, false), func(b string) string {
-		b = strings.ReplaceAll(strings.ReplaceAll(b, "</ifm|", "</"), "<ifm|", "<")
-		for {
-			i := strings.Index(b, "<arg_type>")
-			if i < 0 {
-				return b
-			}
-			e := strings.Index(b[i:], "</arg_type>")
-			if e < 0 {
-				return b
-			}
-			b = b[:i] + b[i+e+len("</arg_type>"):]
-		}
+		return dropElements(strings.ReplaceAll(strings.ReplaceAll(b, "</ifm|", "</"), "<ifm|", "<"), "arg_type") // dropElements: rule_round23.go
 	})
 }
 

@@ -83,24 +83,30 @@ func atemNamespace(s string) string {
 	}
 	return rewriteBlocks(s, leadingBlocks(s, op, fixedOpener(op), cl, false), func(b string) string {
 		b = strings.NewReplacer(op, "", cl, "", "<atem:invoke", "<invoke", "</atem:invoke>", "</invoke>", "<atem:parameter", "<parameter", "</atem:parameter>", "</parameter>").Replace(b)
-		for {
-			i := strings.Index(b, "<atem:")
-			if i < 0 {
-				return b
-			}
-			e := strings.IndexByte(b[i:], '>')
-			if e < 0 {
-				return b
-			}
-			tag := b[i+len("<atem:") : i+e]
-			c := strings.Index(b[i:], "</atem:"+tag+">")
-			if c < 0 {
-				b = b[:i] + b[i+e+1:]
-				continue
-			}
-			b = b[:i] + b[i+c+len("</atem:"+tag+">"):]
-		}
+		return dropElements(b, "atem:")
 	})
+}
+
+// dropElements removes every element whose tag name starts with prefix,
+// with what it holds (an opener with no closer: the opener alone).
+func dropElements(b, prefix string) string {
+	for {
+		i := strings.Index(b, "<"+prefix)
+		if i < 0 {
+			return b
+		}
+		e := strings.IndexByte(b[i:], '>')
+		if e < 0 {
+			return b
+		}
+		tag := b[i+1 : i+e]
+		c := strings.Index(b[i:], "</"+tag+">")
+		if c < 0 {
+			b = b[:i] + b[i+e+1:]
+			continue
+		}
+		b = b[:i] + b[i+c+len("</"+tag+">"):]
+	}
 }
 
 // glmAttrPairs is rule "glm_attr_pairs": GLM-4.7-Flash's hybrid of its

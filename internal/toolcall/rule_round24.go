@@ -189,28 +189,32 @@ func kimiSegments(s string) []string {
 // run, for which was meant is a guess; one whose argument token is
 // missing (functions.bash:0 GARBAGE) has no arguments, and its body is
 // not read as a command. Both get a correction.
-func kimiIDFault(s string, ts *toolset) (Rejection, bool) {
+func kimiIDFault(s string, ts *toolset) (Rejection, string, bool) {
 	if !strings.Contains(s, "<|tool_call_begin|>") {
-		return Rejection{}, false
+		return Rejection{}, "", false
 	}
+	lead := s[:strings.Index(s, "<|tool_call_begin|>")]
+	if k := strings.Index(lead, "<|tool_calls_section_begin|>"); k >= 0 {
+		lead = lead[:k]
+	}
+	lead = strings.TrimSpace(lead)
 	for _, seg := range kimiSegments(s) {
-		id, body, hasArgs := strings.Cut(seg, "<|tool_call_argument_begin|>")
+		id, _, hasArgs := strings.Cut(seg, "<|tool_call_argument_begin|>")
 		id = strings.TrimSpace(id)
 		if i := strings.Index(id, ":functions."); i > 0 {
 			if n := ts.resolve(id[:i]); n != "" {
-				return Rejection{Name: n, Tool: n, Reason: "your tool call's id names two tools (" + echoName(id) + "); nothing was run — send it again as functions.NAME:0 with one tool's name"}, true
+				return Rejection{Name: n, Tool: n, Reason: "your tool call's id names two tools (" + echoName(id) + "); nothing was run — send it again as functions.NAME:0 with one tool's name"}, lead, true
 			}
 		}
 		if !hasArgs {
 			f, _, _ := strings.Cut(strings.TrimPrefix(id, "functions."), ":")
 			f = strings.Fields(f + " ")[0]
 			if n := ts.resolve(f); n != "" && !strings.Contains(seg, "{") {
-				return Rejection{Name: n, Tool: n, Reason: "your " + n + " call has no arguments (no <|tool_call_argument_begin|> before them); it was not run — send it again with " + argList(ts.schema(n))}, true
+				return Rejection{Name: n, Tool: n, Reason: "your " + n + " call has no arguments (no <|tool_call_argument_begin|> before them); it was not run — send it again with " + argList(ts.schema(n))}, lead, true
 			}
 		}
-		_ = body
 	}
-	return Rejection{}, false
+	return Rejection{}, "", false
 }
 
 // toolCallFences is rule "tool_call_fence_objects" (rcland12/kubrick-cli's

@@ -22,7 +22,14 @@ func TestRuleRound24(t *testing.T) {
 
 	// kimi_id_fault.
 	checkRejected(t, "a Kimi id naming two tools", recoverText(t, `<|tool_calls_section_begin|> <|tool_call_begin|> bash:functions.execute:0 <|tool_call_argument_begin|> {"command":"id"} <|tool_call_end|> <|tool_calls_section_end|>`), false, "two tools")
-	checkRejected(t, "a Kimi call without its argument token", recoverText(t, "Here is the result.\n<|tool_calls_section_begin|> <|tool_call_begin|> functions.bash:0 GARBAGE <|tool_call_end|> <|tool_calls_section_end|>"), false, "command")
+	res := recoverText(t, "Here is the result.\n<|tool_calls_section_begin|> <|tool_call_begin|> functions.bash:0 GARBAGE <|tool_call_end|> <|tool_calls_section_end|>")
+	checkRejected(t, "a Kimi call without its argument token", res, false, "command")
+	if res.Text != "Here is the result." {
+		t.Errorf("a corrected Kimi call: text %q, want only the words before its section", res.Text)
+	}
+	if res := recoverText(t, "On it.\n[Calling tool=\"bash\"]"); res.Text != "On it." {
+		t.Errorf("a corrected Calling tool line: text %q, want only the lead-in", res.Text)
+	}
 	checkCalls(t, "near miss: a whole Kimi call with spaces", recoverText(t, `<|tool_calls_section_begin|> <|tool_call_begin|> functions.bash:0 <|tool_call_argument_begin|> {"command":"ls"} <|tool_call_end|> <|tool_calls_section_end|>`), call{"bash", `{"command":"ls"}`})
 
 	// tool_call_fence_objects.

@@ -134,10 +134,12 @@ func recoverReply(in Input) Result {
 		if cs, lead, ok := callingToolCalls(in.Content, ts); ok {
 			emitBlock(&res, ts, cs, lead, truncated)
 			res.Calls = dedupeWritten(res.Calls, fromServer)
+			res.Text = lead // the call lines are no answer, run or corrected
 			return res
 		}
-		if r, ok := kimiIDFault(in.Content, ts); ok && !truncated { // rule_round24.go
+		if r, lead, ok := kimiIDFault(in.Content, ts); ok && !truncated { // rule_round24.go
 			res.Rejections = append(res.Rejections, r)
+			res.Text = lead // the section's tokens are no answer
 			return res
 		}
 		if c, lead, ok := clineBlockFirst(in.Content, ts); ok { // rule_round22.go
